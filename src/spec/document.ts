@@ -1,0 +1,39 @@
+/** One ingested document, as loaders produce it and the store keeps it. */
+export interface DocumentRecord {
+  /** Stable id: the path relative to the ingest root, or `<path>#<id>` for rows and JSONL lines. */
+  id: string;
+  source: string;
+  tenant: string;
+  title: string;
+  /** ISO date (YYYY-MM-DD or full timestamp), when known. */
+  updatedAt?: string;
+  /** Document-level ACL (front matter `acl`); empty means the source's ACL alone applies. */
+  acl: string[];
+  /** sha256 hex of the normalised text, title, updatedAt, acl and metadata: unchanged hash means skip. */
+  contentHash: string;
+  text: string;
+  metadata: Record<string, unknown>;
+}
+
+/** A searchable piece of a document. */
+export interface ChunkRecord {
+  /** `<docId>::<ordinal>` */
+  id: string;
+  docId: string;
+  ordinal: number;
+  text: string;
+  /** Heading path, outermost first. */
+  section: string[];
+  /** Character offsets into the document text: `doc.text.slice(start, end) === text`. */
+  start: number;
+  end: number;
+  tokens: number;
+  /** Words for the keyword index, already segmented (CJK split into words) and space-joined. */
+  searchText: string;
+  embedding?: Float32Array;
+}
+
+export interface DocumentWrite {
+  doc: DocumentRecord;
+  chunks: ChunkRecord[];
+}

@@ -1,0 +1,116 @@
+import type { EvidenceItem } from "./answer.js";
+import type { Passage } from "./passage.js";
+import type { SourceInfo } from "./source.js";
+import type { SessionTurn } from "./store.js";
+import type { Route, SubQuestionGrade, ToolCallRequest } from "./trace.js";
+import type { ToolStatus } from "./tool-result.js";
+
+/** What a planner is told about a tool. `inputSchema` is JSON Schema (from the tool's zod schema). */
+export interface ToolDescriptor {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** Safe to run in parallel with other calls. */
+  parallelSafe: boolean;
+}
+
+export type Preset = "conservative" | "balanced" | "thorough";
+
+export interface CallRecord {
+  call: ToolCallRequest;
+  step: number;
+  status: ToolStatus;
+  /** Ids of the passages it returned (numbered in `evidence`). */
+  passageIds: string[];
+  rows?: Record<string, unknown>[];
+  hint?: string;
+  best?: number;
+}
+
+/** Everything an engine sees: the question, the sources, the evidence so far. Retrieved text is data. */
+export interface AgentState {
+  runId: string;
+  question: string;
+  /** The question rewritten to stand alone (follow-ups resolved against the history). */
+  standaloneQuestion: string;
+  history: Pick<SessionTurn, "role" | "content">[];
+  sources: SourceInfo[];
+  tools: ToolDescriptor[];
+  step: number;
+  maxSteps: number;
+  preset: Preset;
+  /** Every passage gathered so far, in the order found; citation `[n]` names `evidence[n - 1]`. */
+  evidence: EvidenceItem[];
+  calls: CallRecord[];
+  /** From the latest plan. */
+  subQuestions: string[];
+  lastGrade?: GradeResult;
+  /** The last step: the engine must answer now from what it has. */
+  forceAnswer: boolean;
+  /** A person at a checkpoint asked to search for this instead. */
+  rephrase?: string;
+}
+
+export interface LlmUsage {
+  role: "router" | "planner" | "grader" | "answerer" | "rewriter";
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  ms: number;
+}
+
+export type WithUsage<T> = T & { usage?: LlmUsage[] };
+
+export interface RouteDecision {
+  route: Route;
+  reason: string;
+  /** For `none`: the reply to give without retrieval. */
+  reply?: string;
+}
+
+export interface PlanResult {
+  thought: string;
+  subQuestions: string[];
+  calls: Omit<ToolCallRequest, "callId">[];
+  /** The planner has nothing more worth searching. */
+  done: boolean;
+}
+
+export interface GradeResult {
+  subQuestions: SubQuestionGrade[];
+  sufficient: boolean;
+  /** The coverage threshold applied at this step (it falls as steps pass). */
+  threshold: number;
+}
+
+export interface DraftClaim {
+  text: string;
+  /** `n` names `evidence[n - 1]`; `quote` must occur in that passage's text. */
+  citations: { n: number; quote: string }[];
+}
+
+export interface DraftAnswer {
+  status: "answered" | "partial" | "refused";
+  claims: DraftClaim[];
+  /** For a refusal or a partial answer: what was searched and what is missing. */
+  reason?: string;
+}
+
+export interface EngineContext {
+  signal: AbortSignal;
+  /** A read-only retrieval probe under the run's principal (for routing by probe scores). */
+  probe?: (query: string, options: { sources?: string[]; k?: number }) => Promise<Passage[]>;
+}
+
+/** The thinking parts of the loop. The offline engine and the LLM engine both implement it. */
+export interface AgentEngineV1 {
+  readonly specificationVersion: "v1";
+  /** `offline` or `provider:model`. */
+  readonly name: string;
+  rewrite(question: string, history: AgentState["history"], ctx: EngineContext): Promise<WithUsage<{ standalone: string }>>;
+  route(state: AgentState, ctx: EngineContext): Promise<WithUsage<RouteDecision>>;
+  plan(state: AgentState, ctx: EngineContext): Promise<WithUsage<PlanResult>>;
+  grade(state: AgentState, ctx: EngineContext): Promise<WithUsage<GradeResult>>;
+  answer(state: AgentState, ctx: EngineContext): Promise<WithUsage<DraftAnswer>>;
+}

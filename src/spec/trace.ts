@@ -1,0 +1,65 @@
+import type { Answer, StopReason, Usage } from "./answer.js";
+import type { Passage } from "./passage.js";
+import type { ToolStatus } from "./tool-result.js";
+
+export type Route = "none" | "rag" | "agentic";
+
+interface EventBase {
+  runId: string;
+  step: number;
+  /** Milliseconds since the run started. */
+  t: number;
+}
+
+export interface ToolCallRequest {
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The sub-question this call serves, when the planner decomposed the question. */
+  subQuestion?: number;
+}
+
+export interface SubQuestionGrade {
+  index: number;
+  text: string;
+  /** Share of the sub-question's required terms and entities found in the evidence, 0..1. */
+  coverage: number;
+  /** Best retrieval confidence, 0..1. */
+  confidence: number;
+  missing: string[];
+  sufficient: boolean;
+}
+
+export type CheckpointKind = "after_searches" | "no_results" | "before_answer" | "low_confidence";
+export type CheckpointDecision =
+  | { action: "continue" }
+  | { action: "answer_now" }
+  | { action: "rephrase"; query: string }
+  | { action: "stop" };
+
+export type TraceEvent =
+  | (EventBase & { kind: "run-start"; question: string; standaloneQuestion: string; mode: string; model: string })
+  | (EventBase & { kind: "route"; route: Route; reason: string })
+  | (EventBase & { kind: "plan"; thought: string; subQuestions: string[]; calls: ToolCallRequest[] })
+  | (EventBase & { kind: "tool-call-start"; call: ToolCallRequest })
+  | (EventBase & {
+      kind: "tool-call-end";
+      callId: string;
+      tool: string;
+      status: ToolStatus;
+      passages: Pick<Passage, "id" | "docId" | "source" | "score">[];
+      rows?: number;
+      best?: number;
+      cached?: boolean;
+      hint?: string;
+      ms: number;
+    })
+  | (EventBase & { kind: "grade"; subQuestions: SubQuestionGrade[]; sufficient: boolean; threshold: number })
+  | (EventBase & { kind: "checkpoint"; checkpoint: CheckpointKind; decision?: CheckpointDecision["action"] })
+  | (EventBase & { kind: "llm-call"; role: "router" | "planner" | "grader" | "answerer" | "rewriter"; model: string; inputTokens: number; outputTokens: number; costUsd: number; ms: number })
+  | (EventBase & { kind: "answer-delta"; text: string })
+  | (EventBase & { kind: "answer-end"; answer: Answer })
+  | (EventBase & { kind: "run-end"; stopReason: StopReason; usage: Usage; ms: number })
+  | (EventBase & { kind: "error"; message: string; name: string; cause?: string });
+
+export type TraceEventKind = TraceEvent["kind"];

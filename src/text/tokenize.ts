@@ -1,0 +1,102 @@
+/**
+ * Language-aware word and sentence segmentation, shared by ingest (what the keyword index holds) and
+ * retrieval (what a query asks for), so both sides split text the same way. Uses the ICU segmenter built
+ * into Node (`Intl.Segmenter`), which splits Chinese and Japanese into dictionary words; runs of CJK
+ * characters also yield overlapping character bigrams, so a word segmented differently in a query and a
+ * document still matches.
+ */
+
+const wordSegmenter = new Intl.Segmenter("und", { granularity: "word" });
+const sentenceSegmenter = new Intl.Segmenter("und", { granularity: "sentence" });
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+export interface Word {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** Word-like segments with their offsets, in order. */
+export function words(text: string): Word[] {
+  const out: Word[] = [];
+  for (const seg of wordSegmenter.segment(text)) {
+    if (seg.isWordLike) out.push({ word: seg.segment, start: seg.index, end: seg.index + seg.segment.length });
+  }
+  return out;
+}
+
+export function isCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+function normalise(word: string): string {
+  return word.normalize("NFKC").toLowerCase();
+}
+
+/** Index terms of a text: normalised words, plus character bigrams of CJK runs. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const { word } of words(text)) out.push(normalise(word));
+  for (const match of text.matchAll(CJK_RUN)) {
+    const run = match[0];
+    for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
+  }
+  return out;
+}
+
+/** What the keyword index stores for a text: its terms joined by spaces. */
+export function searchText(text: string): string {
+  return terms(text).join(" ");
+}
+
+const STOPWORDS = new Set(
+  (
+    "a an and are as at be been being but by can could did do does for from had has have how i if in into is it its " +
+    "me my of on or our please should so than that the their them then there these they this those to was we were what " +
+    "when where which who whom whose why will with would you your about after before between both each more most other " +
+    "some such only same just also any all very tell know give show list find " +
+    "der die das und ist ein eine einer eines einem einen zu mit von für auf im den dem des wie was wer wo nicht sich es " +
+    "的 了 是 在 和 吗 呢 什么 多少 の は が を に で と です ます か"
+  ).split(" "),
+);
+
+/** Terms of a query worth searching for: normalised, stop words removed, de-duplicated, in order. */
+export function queryTerms(text: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const term of terms(text)) {
+    if (STOPWORDS.has(term) || seen.has(term)) continue;
+    seen.add(term);
+    out.push(term);
+  }
+  return out;
+}
+
+/** Approximate model tokens: one per CJK character, four per three other words. */
+export function countTokens(text: string): number {
+  let cjk = 0;
+  for (const match of text.matchAll(CJK_RUN)) cjk += match[0].length;
+  let latin = 0;
+  for (const { word } of words(text)) if (!CJK.test(word)) latin++;
+  return cjk + Math.ceil((latin * 4) / 3);
+}
+
+export interface Sentence {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** Sentences with offsets (trailing whitespace trimmed); handles 。！？ as well as Latin punctuation. */
+export function sentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  for (const seg of sentenceSegmenter.segment(text)) {
+    const trimmed = seg.segment.trimEnd();
+    const lead = trimmed.length - trimmed.trimStart().length;
+    if (trimmed.trim().length === 0) continue;
+    out.push({ text: trimmed.slice(lead), start: seg.index + lead, end: seg.index + trimmed.length });
+  }
+  return out;
+}
