@@ -28,7 +28,12 @@ describe("tokenize", () => {
   it("splits sentences in CJK and Latin text with exact offsets", () => {
     const text = "退款超时是45秒。退款服务由支付团队维护。 Then English. Done!";
     const parts = sentences(text);
-    expect(parts.map((s) => s.text)).toEqual(["退款超时是45秒。", "退款服务由支付团队维护。", "Then English.", "Done!"]);
+    expect(parts.map((s) => s.text)).toEqual([
+      "退款超时是45秒。",
+      "退款服务由支付团队维护。",
+      "Then English.",
+      "Done!",
+    ]);
     for (const s of parts) expect(text.slice(s.start, s.end)).toBe(s.text);
   });
 

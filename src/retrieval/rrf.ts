@@ -1,0 +1,21 @@
+import type { Passage } from "../spec/passage.js";
+
+/**
+ * Reciprocal-rank fusion: each list contributes 1 / (k + rank) per passage. Returns passages in fused
+ * order; each keeps the highest confidence score any list gave it.
+ */
+export function reciprocalRankFusion(lists: Passage[][], k = 60): Passage[] {
+  const fused = new Map<string, { passage: Passage; rrf: number }>();
+  for (const list of lists) {
+    list.forEach((passage, rank) => {
+      const entry = fused.get(passage.id);
+      if (entry) {
+        entry.rrf += 1 / (k + rank + 1);
+        if (passage.score > entry.passage.score) entry.passage = { ...entry.passage, score: passage.score };
+      } else {
+        fused.set(passage.id, { passage, rrf: 1 / (k + rank + 1) });
+      }
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.rrf - a.rrf).map((e) => e.passage);
+}
