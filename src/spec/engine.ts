@@ -2,8 +2,8 @@ import type { EvidenceItem } from "./answer.js";
 import type { Passage } from "./passage.js";
 import type { SourceInfo } from "./source.js";
 import type { SessionTurn } from "./store.js";
-import type { Route, SubQuestionGrade, ToolCallRequest } from "./trace.js";
 import type { ToolStatus } from "./tool-result.js";
+import type { Route, SubQuestionGrade, ToolCallRequest } from "./trace.js";
 
 /** What a planner is told about a tool. `inputSchema` is JSON Schema (from the tool's zod schema). */
 export interface ToolDescriptor {
@@ -108,7 +108,11 @@ export interface AgentEngineV1 {
   readonly specificationVersion: "v1";
   /** `offline` or `provider:model`. */
   readonly name: string;
-  rewrite(question: string, history: AgentState["history"], ctx: EngineContext): Promise<WithUsage<{ standalone: string }>>;
+  rewrite(
+    question: string,
+    history: AgentState["history"],
+    ctx: EngineContext,
+  ): Promise<WithUsage<{ standalone: string }>>;
   route(state: AgentState, ctx: EngineContext): Promise<WithUsage<RouteDecision>>;
   plan(state: AgentState, ctx: EngineContext): Promise<WithUsage<PlanResult>>;
   grade(state: AgentState, ctx: EngineContext): Promise<WithUsage<GradeResult>>;

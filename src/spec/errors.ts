@@ -20,7 +20,11 @@ export class FerretError extends Error {
 
 /** Input that cannot be used as given: names the file, line and field where known. */
 export class InvalidInputError extends FerretError {
-  constructor(message: string, context: { file?: string; line?: number; field?: string } & Record<string, unknown> = {}, cause?: unknown) {
+  constructor(
+    message: string,
+    context: { file?: string; line?: number; field?: string } & Record<string, unknown> = {},
+    cause?: unknown,
+  ) {
     super("InvalidInputError", message, { category: "user", context, cause });
   }
 }
@@ -36,7 +40,10 @@ export class EmbedderMismatchError extends FerretError {
 export class UpstreamError extends FerretError {
   readonly status?: number;
   readonly retryAfterMs?: number;
-  constructor(message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown; context?: Record<string, unknown> } = {}) {
+  constructor(
+    message: string,
+    options: { status?: number; retryAfterMs?: number; cause?: unknown; context?: Record<string, unknown> } = {},
+  ) {
     super("UpstreamError", message, { category: "upstream", cause: options.cause, context: options.context });
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;

@@ -56,7 +56,15 @@ export type TraceEvent =
     })
   | (EventBase & { kind: "grade"; subQuestions: SubQuestionGrade[]; sufficient: boolean; threshold: number })
   | (EventBase & { kind: "checkpoint"; checkpoint: CheckpointKind; decision?: CheckpointDecision["action"] })
-  | (EventBase & { kind: "llm-call"; role: "router" | "planner" | "grader" | "answerer" | "rewriter"; model: string; inputTokens: number; outputTokens: number; costUsd: number; ms: number })
+  | (EventBase & {
+      kind: "llm-call";
+      role: "router" | "planner" | "grader" | "answerer" | "rewriter";
+      model: string;
+      inputTokens: number;
+      outputTokens: number;
+      costUsd: number;
+      ms: number;
+    })
   | (EventBase & { kind: "answer-delta"; text: string })
   | (EventBase & { kind: "answer-end"; answer: Answer })
   | (EventBase & { kind: "run-end"; stopReason: StopReason; usage: Usage; ms: number })
