@@ -1,0 +1,62 @@
+import { type EmbeddingModel, embedMany } from "ai";
+import type { EmbedderV1 } from "../spec/embedder.js";
+import { UpstreamError } from "../spec/errors.js";
+import { type RetryPolicy, withRetry } from "./retry.js";
+
+export interface ApiEmbedderOptions extends RetryPolicy {
+  /** `openai:text-embedding-3-small`, recorded in the store. */
+  id: string;
+  model: Exclude<EmbeddingModel, string>;
+  /** Texts per request. Default 96. */
+  batchSize?: number;
+  /** Known up front; otherwise learned from the first response. */
+  dimensions?: number;
+  /** Injected in tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * An embedder over an AI SDK embedding model (OpenAI, Ollama, any OpenAI-compatible server): texts go out in
+ * batches of `batchSize`, one request at a time, each retried with back-off (see `withRetry`).
+ */
+export function createApiEmbedder(options: ApiEmbedderOptions): EmbedderV1 {
+  const batchSize = options.batchSize ?? 96;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be >= 1, got ${batchSize}`);
+  let dimensions = options.dimensions;
+
+  async function embedBatch(values: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
+    const result = await withRetry(
+      () => embedMany({ model: options.model, values, maxRetries: 0, abortSignal: signal }),
+      { ...options, label: options.id, signal },
+    );
+    if (result.embeddings.length !== values.length) {
+      throw new UpstreamError(
+        `embedder ${options.id} returned ${result.embeddings.length} vectors for ${values.length} texts`,
+        { context: { embedder: options.id } },
+      );
+    }
+    return result.embeddings.map((embedding) => {
+      dimensions ??= embedding.length;
+      if (embedding.length !== dimensions) {
+        throw new UpstreamError(
+          `embedder ${options.id} returned a ${embedding.length}-dimensional vector, expected ${dimensions}`,
+          { context: { embedder: options.id } },
+        );
+      }
+      return Float32Array.from(embedding);
+    });
+  }
+
+  return {
+    specificationVersion: "v1",
+    id: options.id,
+    dimensions: () => dimensions,
+    async embed(texts, embedOptions) {
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += batchSize) {
+        out.push(...(await embedBatch(texts.slice(i, i + batchSize), embedOptions?.signal)));
+      }
+      return out;
+    },
+  };
+}
