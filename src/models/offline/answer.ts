@@ -1,0 +1,124 @@
+import { looksLikeInstruction } from "../../safety/instruction-like.js";
+import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
+import { coverage, fold, termSet } from "../../text/overlap.js";
+import { queryTerms } from "../../text/tokenize.js";
+import type { QuestionPart } from "./analyze.js";
+import { hasAnswerType } from "./answer-types.js";
+import { mentions } from "./entities.js";
+import { callsForPart, passagesOf, unitsOf } from "./evidence-view.js";
+import type { OfflineSettings } from "./settings.js";
+
+interface Candidate {
+  n: number;
+  step: number;
+  quote: string;
+  title: string;
+  score: number;
+  context: string;
+}
+
+/** Makes a quoted line readable: table pipes become "a: b", list and heading marks go. */
+function readable(quote: string): string {
+  const cells = quote
+    .split("|")
+    .map((c) => c.trim())
+    .filter(Boolean);
+  const line = quote.includes("|") && cells.length >= 2 ? cells.join(": ") : quote;
+  return line.replace(/^\s*(?:[-*+]|\d+\.|#{1,6})\s+/, "").replace(/\*\*|`/g, "");
+}
+
+function candidates(state: AgentState, part: QuestionPart, index: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const record of callsForPart(state, index)) {
+    const asked = queryTerms(String(record.call.args.query ?? "")).map(fold);
+    for (const { n, passage } of passagesOf(state, record, 3)) {
+      const title = passage.title ?? "";
+      for (const unit of unitsOf(passage.text)) {
+        if (looksLikeInstruction(unit.text)) continue;
+        const context = `${title} ${passage.section ?? ""} ${unit.text}`;
+        const have = termSet(context);
+        const onCall = coverage(asked, have);
+        const onPart = coverage(part.terms, have);
+        if (onCall === 0 && onPart === 0) continue;
+        const typed = hasAnswerType(unit.text, part.answerType) ? 1 : 0;
+        const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
+        const score = 0.5 * onCall + 0.5 * onPart + 0.25 * typed + 0.15 * entity + 0.1 * passage.score;
+        out.push({ n, step: record.step, quote: unit.text, title, score, context });
+      }
+    }
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+function pick(part: QuestionPart, all: Candidate[]): Candidate[] {
+  if (all.length === 0) return [];
+  if (part.chain) {
+    // One sentence per hop, in hop order: the chain of facts that leads to the answer.
+    const steps = [...new Set(all.map((c) => c.step))].sort((a, b) => a - b);
+    return steps.map((s) => all.find((c) => c.step === s)!).filter(Boolean);
+  }
+  const first = all[0]!;
+  const chosen = [first];
+  const have = termSet(first.context);
+  const second = all.find(
+    (c) => c !== first && c.quote !== first.quote && part.terms.some((t) => !have.has(t) && termSet(c.context).has(t)),
+  );
+  if (second && second.score >= 0.3) chosen.push(second);
+  return chosen;
+}
+
+function claimOf(c: Candidate): DraftClaim {
+  const text = readable(c.quote);
+  const withTitle = c.title && !mentions(text, c.title) && text.length < 80 ? `${c.title}: ${text}` : text;
+  return { text: withTitle, citations: [{ n: c.n, quote: c.quote }] };
+}
+
+/**
+ * Answers extractively: for each part, the sentences (or table lines) of the gathered evidence that best
+ * cover it, each cited with its exact text as the quote. A part whose best sentences do not cover enough
+ * of it, miss an entity it names, or lack the kind of answer it asks for is unsupported; with no part
+ * supported the answer is a refusal that says what was searched and what was missing.
+ */
+export function answerFromEvidence(state: AgentState, parts: QuestionPart[], settings: OfflineSettings): DraftAnswer {
+  const claims: DraftClaim[] = [];
+  const unsupported: string[] = [];
+  const seen = new Set<string>();
+  for (const [index, part] of parts.entries()) {
+    const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);
+    const chosen = pick(part, candidates(state, part, index));
+    const text = chosen.map((c) => c.context).join(" ");
+    const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.context, e)));
+    const typed = chosen.some((c) => hasAnswerType(c.quote, part.answerType));
+    const enough = coverage(part.terms, text) >= settings.minAnswerCoverage;
+    const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
+    if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {
+      unsupported.push(part.text);
+      continue;
+    }
+    for (const c of chosen) {
+      const key = `${c.n}|${c.quote}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      claims.push(claimOf(c));
+    }
+  }
+  if (claims.length === 0) {
+    const searched = state.calls.map(
+      (c) => `${String(c.call.args.corpus ?? c.call.tool)} for "${String(c.call.args.query ?? "")}"`,
+    );
+    const missing = state.lastGrade?.subQuestions.flatMap((g) => g.missing) ?? [];
+    return {
+      status: "refused",
+      claims: [],
+      reason:
+        `The knowledge base does not answer this. Searched ${searched.join("; ") || "nothing"}` +
+        (missing.length > 0 ? `; nothing found covers: ${[...new Set(missing)].join(", ")}.` : "."),
+    };
+  }
+  const yesNo = parts.every((p) => p.answerType === "yesno") && unsupported.length === 0;
+  if (yesNo && claims[0]) claims[0] = { ...claims[0], text: `Yes. ${claims[0].text}` };
+  if (unsupported.length > 0) {
+    return { status: "partial", claims, reason: `Not found in the knowledge base: ${unsupported.join("; ")}.` };
+  }
+  return { status: "answered", claims };
+}

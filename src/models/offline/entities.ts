@@ -1,0 +1,99 @@
+/**
+ * Finds entity mentions in text: identifiers (INC-2026-014, T-1042), API paths (/v2/refunds), IP
+ * addresses, e-mail addresses, kebab- or snake-case names (refund-orchestrator), quoted strings and
+ * capitalised names (Hannah Cho, Refunds & Disputes). Used to keep a question's entities strict while
+ * grading and to pick bridge entities for the next hop.
+ */
+
+export type EntityType = "identifier" | "path" | "ip" | "email" | "code" | "quoted" | "name";
+
+export interface Entity {
+  text: string;
+  type: EntityType;
+  index: number;
+}
+
+const PATTERNS: [EntityType, RegExp][] = [
+  ["email", /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
+  ["ip", /\b\d{1,3}(?:\.\d{1,3}){3}\b/g],
+  ["identifier", /\b[A-Z][A-Z0-9]{0,9}-\d[\w-]*\b/g],
+  ["path", /(?<![\w/])\/[A-Za-z0-9_{}.-]+(?:\/[A-Za-z0-9_{}.-]+)+/g],
+  ["code", /\b[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+\b/g],
+  ["quoted", /["“«]([^"”»\n]{2,60})["”»]/g],
+];
+
+/** Words that start many sentences or questions and are not names. */
+const NOT_NAMES = new Set(
+  (
+    "A An The This That These Those It Its If In On At For From To Of And Or But With Without By As Is Are Was Were " +
+    "Be Been Do Does Did Has Have Had Can Could Should Would Will May Might Must Which What Who Whom Whose When Where " +
+    "Why How Not No Yes All Any Each Every Some Most More Less Only Also Then Than There Here After Before During " +
+    "Since Until While About Into Over Under Between Both Either Neither I We You He She They Our Your Their His Her " +
+    "My Me Us Them Please Note Give List Tell Show Name Find Get See Use Set Add Make"
+  ).split(" "),
+);
+
+const NAME_WORD = /^(?:[A-Z][\p{L}'’.-]*|[A-Z]{2,}|\d+)$/u;
+const CONNECTORS = new Set(["of", "the", "&", "de", "von", "van", "der", "la", "le", "du", "y"]);
+
+function names(text: string): Entity[] {
+  const out: Entity[] = [];
+  const tokens = [...text.matchAll(/[\p{L}\p{N}'’.&-]+/gu)];
+  let i = 0;
+  while (i < tokens.length) {
+    const tok = tokens[i]!;
+    const word = tok[0].replace(/[.]+$/, "");
+    if (!/^[A-Z]/.test(word) || NOT_NAMES.has(word) || !NAME_WORD.test(word)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    let end = i;
+    while (j < tokens.length) {
+      const next = tokens[j]![0].replace(/[.]+$/, "");
+      const gap = text.slice(tokens[j - 1]!.index! + tokens[j - 1]![0].length, tokens[j]!.index!);
+      if (/[,;:!?()\n]/.test(gap) || tokens[j - 1]![0].endsWith(".")) break;
+      if (/^[A-Z]/.test(next) && NAME_WORD.test(next) && !NOT_NAMES.has(next)) end = j;
+      else if (!CONNECTORS.has(next)) break;
+      j++;
+    }
+    const start = tok.index!;
+    const last = tokens[end]!;
+    const phrase = text.slice(start, last.index! + last[0].length).replace(/[.]+$/, "");
+    const sentenceStart = start === 0 || /[.!?]\s*$|\n\s*$|^\s*$/.test(text.slice(Math.max(0, start - 3), start));
+    if (end > i || !sentenceStart) out.push({ text: phrase, type: "name", index: start });
+    i = end + 1;
+  }
+  return out;
+}
+
+/** Entity mentions in order of appearance, without repeats (case-insensitive). */
+export function extractEntities(text: string): Entity[] {
+  const found: Entity[] = [];
+  for (const [type, pattern] of PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const value = type === "quoted" ? match[1]! : match[0];
+      found.push({ text: value, type, index: match.index! });
+    }
+  }
+  found.push(...names(text));
+  found.sort((a, b) => a.index - b.index || b.text.length - a.text.length);
+  const seen = new Set<string>();
+  const out: Entity[] = [];
+  for (const entity of found) {
+    const key = entity.text.toLowerCase();
+    if (seen.has(key)) continue;
+    // A name inside an identifier or path already found (e.g. "INC" of INC-2026-014) adds nothing.
+    if (out.some((e) => e.index <= entity.index && e.index + e.text.length >= entity.index + entity.text.length))
+      continue;
+    seen.add(key);
+    out.push(entity);
+  }
+  return out;
+}
+
+/** True when the entity occurs in the text (case-insensitive, whitespace-normalised). */
+export function mentions(text: string, entity: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ");
+  return norm(text).includes(norm(entity));
+}

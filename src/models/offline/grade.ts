@@ -1,0 +1,51 @@
+import type { AgentState, GradeResult } from "../../spec/engine.js";
+import type { SubQuestionGrade } from "../../spec/trace.js";
+import { coverage, termSet } from "../../text/overlap.js";
+import type { QuestionPart } from "./analyze.js";
+import { hasAnswerType } from "./answer-types.js";
+import { mentions } from "./entities.js";
+import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+import { type OfflineSettings, thresholdAt } from "./settings.js";
+
+/** How many passages of each call count as that call's evidence when grading. */
+const TOP_PER_CALL = 3;
+
+/**
+ * Grades one part: coverage of its terms by the union of what its calls found (a chain of hops covers a
+ * multi-hop question together), every entity it names found, the head of a chained question covered by
+ * one passage, and a sentence holding the kind of answer asked for (a name for "who", a number for
+ * "how many").
+ */
+export function gradePart(state: AgentState, part: QuestionPart, index: number, threshold: number): SubQuestionGrade {
+  const records = callsForPart(state, index);
+  const found = records.flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
+  const texts = found.map(fullText);
+  const union = termSet(texts.join("\n"));
+  const missingTerms = part.terms.filter((t) => !union.has(t));
+  const cov = part.terms.length === 0 ? (found.length > 0 ? 1 : 0) : 1 - missingTerms.length / part.terms.length;
+  const missingEntities = part.entities.filter((e) => !texts.some((t) => mentions(t, e)));
+  const headOk = !part.chain || part.head.length === 0 || found.some((p) => coverage(part.head, fullText(p)) >= 0.99);
+  const typeOk = found.some((p) =>
+    unitsOf(p.text).some((u) => hasAnswerType(u.text, part.answerType) && coverage(part.terms, u.text) > 0),
+  );
+  const confidence = found.reduce((best, p) => Math.max(best, p.score), 0);
+  const missing = [
+    ...missingEntities,
+    ...missingTerms,
+    ...(headOk ? [] : part.head.filter((t) => !missingTerms.includes(t))),
+  ];
+  return {
+    index,
+    text: part.text,
+    coverage: Math.round(cov * 1000) / 1000,
+    confidence,
+    missing,
+    sufficient: found.length > 0 && missingEntities.length === 0 && cov >= threshold && headOk && typeOk,
+  };
+}
+
+export function gradeParts(state: AgentState, parts: QuestionPart[], settings: OfflineSettings): GradeResult {
+  const threshold = thresholdAt(settings, state.step);
+  const subQuestions = parts.map((part, i) => gradePart(state, part, i, threshold));
+  return { subQuestions, sufficient: subQuestions.every((g) => g.sufficient), threshold };
+}

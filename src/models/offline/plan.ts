@@ -1,0 +1,155 @@
+import type { AgentState, EngineContext, PlanResult } from "../../spec/engine.js";
+import type { ToolCallRequest } from "../../spec/trace.js";
+import { coverage } from "../../text/overlap.js";
+import type { QuestionPart } from "./analyze.js";
+import { mentions } from "./entities.js";
+import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+import { newEntities, rankSources } from "./route.js";
+import type { OfflineSettings } from "./settings.js";
+
+type Call = Omit<ToolCallRequest, "callId">;
+
+async function searchCalls(
+  state: AgentState,
+  ctx: EngineContext,
+  part: QuestionPart,
+  index: number,
+  query: string,
+  k: number,
+  settings: OfflineSettings,
+  exclude: Set<string>,
+): Promise<Call[]> {
+  const ranked = await rankSources(state, ctx, part, query);
+  const best = ranked[0]?.score ?? 0;
+  const chosen = ranked
+    .filter((r, i) => i === 0 || (best > 0 && r.score >= best * settings.sourceMargin))
+    .slice(0, settings.maxSourcesPerPart);
+  const calls: Call[] = [];
+  for (const source of chosen) {
+    const args = { corpus: source.name, query, k };
+    const key = callKey("search", args);
+    if (exclude.has(key)) continue;
+    exclude.add(key);
+    calls.push({ tool: "search", args, subQuestion: index });
+  }
+  return calls;
+}
+
+/**
+ * Bridge entities for the next hop: names and identifiers in the sentences of the latest hop that touch
+ * the part, ranked by how much of the part the sentence covers and by whether a probe finds a document
+ * titled after the entity.
+ */
+async function bridges(
+  state: AgentState,
+  ctx: EngineContext,
+  part: QuestionPart,
+  index: number,
+  used: Set<string>,
+): Promise<string[]> {
+  const records = callsForPart(state, index).filter((r) => r.passageIds.length > 0);
+  const latest = records.filter((r) => r.step === records.at(-1)?.step);
+  const scored = new Map<string, number>();
+  for (const record of latest) {
+    for (const { passage } of passagesOf(state, record, 3)) {
+      const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
+      for (const unit of candidates) {
+        const touch = coverage(part.terms, unit);
+        if (touch === 0 && unit !== passage.title) continue;
+        for (const entity of newEntities(unit, state.standaloneQuestion)) {
+          if (used.has(entity.toLowerCase())) continue;
+          scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2));
+        }
+      }
+    }
+  }
+  const top = [...scored.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
+  if (ctx.probe) {
+    for (const entry of top) {
+      const hits = await ctx.probe(entry[0], { k: 2 });
+      if (hits.some((h) => h.title && mentions(h.title, entry[0]))) entry[1] += 1;
+      else if (!hits.some((h) => mentions(fullText(h), entry[0]))) entry[1] -= 1;
+    }
+  }
+  return top.sort((a, b) => b[1] - a[1]).map(([e]) => e);
+}
+
+/** Plans the next tool calls: first one search per part in its best sources; then hops and reformulations. */
+export async function planCalls(
+  state: AgentState,
+  ctx: EngineContext,
+  parts: QuestionPart[],
+  settings: OfflineSettings,
+): Promise<PlanResult> {
+  const issued = new Set(state.calls.map((c) => callKey(c.call.tool, c.call.args)));
+  const calls: Call[] = [];
+  const thoughts: string[] = [];
+  for (const [index, part] of parts.entries()) {
+    const records = callsForPart(state, index);
+    const query = index === 0 && state.rephrase ? state.rephrase : part.query;
+    if (records.length === 0) {
+      calls.push(...(await searchCalls(state, ctx, part, index, query, settings.firstK, settings, issued)));
+      thoughts.push(`part ${index + 1}: search for "${query}"`);
+      continue;
+    }
+    const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);
+    if (grade?.sufficient) continue;
+    const missing = grade?.missing ?? part.terms;
+    const found = records.some((r) => r.passageIds.length > 0);
+    if (!found) {
+      // Nothing at all: try the next-best source with the same words, then fewer words.
+      const relaxed = [...part.entities, ...part.terms.filter((t) => t.length > 3).slice(0, 4)].join(" ");
+      const next = await searchCalls(
+        state,
+        ctx,
+        part,
+        index,
+        query,
+        settings.firstK,
+        { ...settings, maxSourcesPerPart: 3, sourceMargin: 0 },
+        issued,
+      );
+      const more =
+        next.length > 0 ? next : await searchCalls(state, ctx, part, index, relaxed, settings.firstK, settings, issued);
+      calls.push(...more);
+      thoughts.push(`part ${index + 1}: nothing found; reformulating`);
+      continue;
+    }
+    const used = new Set<string>();
+    for (const r of records)
+      for (const w of String(r.call.args.query ?? "")
+        .toLowerCase()
+        .split(/\s+/))
+        used.add(w);
+    for (const r of records) used.add(String(r.call.args.query ?? "").toLowerCase());
+    const bridgeEntities = (await bridges(state, ctx, part, index, used)).filter((e) => !used.has(e.toLowerCase()));
+    const want = missing.length > 0 ? missing : part.head;
+    for (const entity of bridgeEntities.slice(0, settings.bridgesPerHop)) {
+      const hop = `${entity} ${want.join(" ")}`.trim();
+      calls.push(
+        ...(await searchCalls(
+          state,
+          ctx,
+          { ...part, terms: want, entities: [entity] },
+          index,
+          hop,
+          settings.hopK,
+          settings,
+          issued,
+        )),
+      );
+      thoughts.push(`part ${index + 1}: follow "${entity}" for ${want.join(", ") || "the answer"}`);
+    }
+    if (bridgeEntities.length === 0 && missing.length > 0) {
+      const narrowed = `${part.entities.join(" ")} ${missing.join(" ")}`.trim();
+      calls.push(...(await searchCalls(state, ctx, part, index, narrowed, settings.hopK, settings, issued)));
+      thoughts.push(`part ${index + 1}: search again for the missing ${missing.join(", ")}`);
+    }
+  }
+  return {
+    thought: thoughts.join("; ") || "the evidence covers every part",
+    subQuestions: parts.map((p) => p.text),
+    calls,
+    done: calls.length === 0,
+  };
+}

@@ -1,0 +1,98 @@
+import type { AgentState, EngineContext, RouteDecision } from "../../spec/engine.js";
+import { coverage, termSet } from "../../text/overlap.js";
+import { queryTerms } from "../../text/tokenize.js";
+import type { QuestionPart } from "./analyze.js";
+import { extractEntities, mentions } from "./entities.js";
+import { fullText } from "./evidence-view.js";
+
+const GREETING =
+  /^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|thanks|thank you|cheers|bye|goodbye|ok(?:ay)?|great)\b/i;
+const ABOUT_ME =
+  /\b(?:what|which) (?:kinds? of )?(?:questions|things) can you\b|\bwhat can you (?:do|help)\b|\bwho are you\b|\bhow can you help\b/i;
+const GENERAL = /\bin general\b|\bgenerally speaking\b|\bin general terms\b/i;
+const ARITHMETIC = /\bhow many\s+[\p{L} ]{1,20}\s+(?:is|are|in|make)\s+[\d.,]+\s*\p{L}+/iu;
+const DEFINITION =
+  /^\s*what (?:does|do) (?:the )?(?:acronym |abbreviation |term )?(.+?) (?:stand for|mean)\b|^\s*what is (?:a|an) (.+?)\??$/i;
+
+function describeSources(state: AgentState): string {
+  return state.sources.map((s) => `${s.name} (${s.description.split(/[.:]/)[0]})`).join("; ");
+}
+
+/**
+ * Decides whether a question needs the knowledge base. Greetings and questions about the assistant get a
+ * reply that says what it can answer; general-knowledge questions (marked "in general", arithmetic, or a
+ * definition of a term the knowledge base never mentions) get a reply that it answers only from the
+ * knowledge base. Everything else goes to the agentic loop, which also serves single-hop questions in
+ * one round.
+ */
+export async function routeQuestion(state: AgentState, ctx: EngineContext): Promise<RouteDecision> {
+  const q = state.standaloneQuestion.trim();
+  const contentTerms = queryTerms(q);
+  if ((GREETING.test(q) && contentTerms.length <= 4) || ABOUT_ME.test(q)) {
+    return {
+      route: "none",
+      reason: "greeting or a question about the assistant",
+      reply:
+        `Hello! I can help you find answers in this knowledge base and assist with questions about: ${describeSources(state)}. ` +
+        "I answer only from these sources and cite them (I am the offline engine, not a language model).",
+    };
+  }
+  const offTopicReply =
+    "This looks like a general-knowledge question. I am the offline engine and answer only from the knowledge base " +
+    `(${state.sources.map((s) => s.name).join(", ")}), so I did not search it; ask me about what those sources hold.`;
+  if (GENERAL.test(q) || ARITHMETIC.test(q))
+    return { route: "none", reason: "general knowledge", reply: offTopicReply };
+  const definition = DEFINITION.exec(q);
+  if (definition && ctx.probe) {
+    const term = (definition[1] ?? definition[2] ?? "").trim();
+    const hits = await ctx.probe(term, { k: 3 });
+    if (!hits.some((h) => mentions(fullText(h), term))) {
+      return {
+        route: "none",
+        reason: `general knowledge: the knowledge base never mentions "${term}"`,
+        reply: offTopicReply,
+      };
+    }
+  }
+  return { route: "agentic", reason: "the question asks about the knowledge base" };
+}
+
+export interface RankedSource {
+  name: string;
+  score: number;
+}
+
+/**
+ * Ranks the searchable sources for one lookup by how well their descriptions match it and by what a
+ * quick probe search in each finds (a probe passage that mentions the part's entities counts extra).
+ */
+export async function rankSources(
+  state: AgentState,
+  ctx: EngineContext,
+  part: Pick<QuestionPart, "terms" | "entities" | "aggregation">,
+  query: string,
+): Promise<RankedSource[]> {
+  const searchable = state.sources;
+  const ranked: RankedSource[] = [];
+  for (const source of searchable) {
+    const described = coverage(part.terms, termSet(`${source.name.replace(/_/g, " ")} ${source.description}`));
+    let probe = 0;
+    let entityHit = 0;
+    if (ctx.probe) {
+      const hits = await ctx.probe(query, { sources: [source.name], k: 3 });
+      probe = hits[0]?.score ?? 0;
+      if (part.entities.length > 0 && hits.some((h) => part.entities.some((e) => mentions(fullText(h), e))))
+        entityHit = 1;
+    }
+    const table = part.aggregation && source.kind === "table" ? 0.3 : 0;
+    ranked.push({ name: source.name, score: 0.35 * described + 0.65 * probe + 0.3 * entityHit + table });
+  }
+  return ranked.sort((a, b) => b.score - a.score);
+}
+
+/** Entities in a text that are not in the question: candidates for the next hop. */
+export function newEntities(text: string, question: string): string[] {
+  return extractEntities(text)
+    .map((e) => e.text)
+    .filter((e) => !mentions(question, e) && e.length > 2);
+}
