@@ -1,0 +1,168 @@
+import { relative, sep } from "node:path";
+import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../spec/document.js";
+import { DEFAULT_TENANT } from "../spec/principal.js";
+import type { StoreV1 } from "../spec/store.js";
+import { chunkDocument } from "./chunker.js";
+import { contentHash } from "./hash.js";
+import { loadFile } from "./load-file.js";
+import { planSources, type SourcePlan } from "./sources.js";
+import { listFiles } from "./walk.js";
+
+export interface IngestProgress {
+  /** `load` (per file), `write` (per document written), `prune`. */
+  phase: string;
+  done: number;
+  total: number;
+  file?: string;
+}
+
+export interface IngestOptions {
+  store: StoreV1;
+  /** An evaluation-set folder (with sources.json), a plain folder, or one file. */
+  path: string;
+  tenant?: string;
+  /** Source name for a plain folder or file (default: its name in lower_snake_case); for a set, only that source. */
+  source?: string;
+  description?: string;
+  /** Source ACL for a plain folder or file (sets give theirs in sources.json). */
+  acl?: string[];
+  /** Remove documents of the source that are no longer present. */
+  prune?: boolean;
+  maxFileBytes?: number;
+  /** Fills `chunk.embedding` for the chunks about to be written. */
+  embed?: (chunks: ChunkRecord[]) => Promise<void>;
+  onProgress?: (event: IngestProgress) => void;
+  /** Documents per store transaction; default 64. */
+  batchSize?: number;
+}
+
+export interface IngestSummary {
+  sources: string[];
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  /** Files that should have loaded and did not (malformed, corrupt, encrypted). Their stored documents are kept. */
+  failed: { file: string; reason: string }[];
+  /** Files left out on purpose (unsupported type, binary, empty, over the size limit). */
+  skipped: { file: string; reason: string }[];
+  warnings: { file: string; message: string }[];
+  /** Chunks written in this run. */
+  chunks: number;
+  ms: number;
+}
+
+async function filesOf(plan: SourcePlan): Promise<string[]> {
+  if (plan.kind !== "documents") return [plan.absPath];
+  const listed = await listFiles({ root: plan.absPath }).catch(() => undefined);
+  if (listed === undefined) return [plan.absPath];
+  return listed.map((rel) => `${plan.absPath}${sep}${rel.split("/").join(sep)}`);
+}
+
+/**
+ * Ingests a path into a store, incrementally: documents whose content hash is unchanged are skipped,
+ * changed ones are replaced (document, chunks and hash in one transaction), and with `prune` documents
+ * no longer present are removed. Safe to re-run after a crash at any point: it converges to a clean run.
+ */
+export async function ingestPath(options: IngestOptions): Promise<IngestSummary> {
+  const started = performance.now();
+  const { store } = options;
+  const tenant = options.tenant ?? DEFAULT_TENANT;
+  const batchSize = Math.max(1, options.batchSize ?? 64);
+  const progress = options.onProgress ?? (() => undefined);
+  const summary: IngestSummary = {
+    sources: [],
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    removed: 0,
+    failed: [],
+    skipped: [],
+    warnings: [],
+    chunks: 0,
+    ms: 0,
+  };
+  const plans = await planSources(options);
+
+  for (const plan of plans) {
+    summary.sources.push(plan.name);
+    await store.putSource({
+      name: plan.name,
+      tenant,
+      kind: plan.kind,
+      description: plan.description,
+      acl: plan.acl,
+      path: plan.path,
+    });
+    const existing = await store.documentHashes(tenant, plan.name);
+    const files = await filesOf(plan);
+    const seen = new Set<string>();
+    const keep: string[] = [];
+    let pending: { write: DocumentWrite; isNew: boolean }[] = [];
+    let written = 0;
+
+    const flush = async () => {
+      if (pending.length === 0) return;
+      const chunks = pending.flatMap((p) => p.write.chunks);
+      if (options.embed && chunks.length > 0) await options.embed(chunks);
+      await store.writeDocuments(pending.map((p) => p.write));
+      for (const p of pending) {
+        if (p.isNew) summary.added++;
+        else summary.updated++;
+        written++;
+        progress({ phase: "write", done: written, total: seen.size, file: p.write.doc.id });
+      }
+      summary.chunks += chunks.length;
+      pending = [];
+    };
+
+    for (const [index, absPath] of files.entries()) {
+      const relPath = relative(plan.idRoot, absPath).split(sep).join("/");
+      progress({ phase: "load", done: index, total: files.length, file: relPath });
+      const outcome = await loadFile({ absPath, relPath, tableName: plan.name, maxFileBytes: options.maxFileBytes });
+      if (outcome.kind === "skipped") {
+        summary.skipped.push({ file: relPath, reason: outcome.reason });
+        continue;
+      }
+      if (outcome.kind === "failed") {
+        summary.failed.push({ file: relPath, reason: outcome.reason });
+        keep.push(relPath);
+        continue;
+      }
+      for (const message of outcome.warnings) summary.warnings.push({ file: relPath, message });
+      if (outcome.table)
+        await store.writeTable({ tenant, source: plan.name, schema: outcome.table.schema, rows: outcome.table.rows });
+      for (const loaded of outcome.docs) {
+        if (loaded.text.trim() === "") {
+          summary.skipped.push({ file: loaded.id, reason: "no text to index" });
+          continue;
+        }
+        seen.add(loaded.id);
+        const hash = contentHash({ ...loaded, sourceAcl: plan.acl });
+        const previous = existing.get(loaded.id);
+        if (previous === hash) {
+          summary.unchanged++;
+          continue;
+        }
+        const doc: DocumentRecord = { ...loaded, source: plan.name, tenant, contentHash: hash };
+        pending.push({ write: { doc, chunks: chunkDocument({ doc }) }, isNew: previous === undefined });
+        if (pending.length >= batchSize) await flush();
+      }
+    }
+    progress({ phase: "load", done: files.length, total: files.length });
+    await flush();
+
+    if (options.prune) {
+      const gone = [...existing.keys()].filter(
+        (id) => !seen.has(id) && !keep.some((file) => id === file || id.startsWith(`${file}#`)),
+      );
+      progress({ phase: "prune", done: 0, total: gone.length });
+      for (let i = 0; i < gone.length; i += batchSize)
+        await store.removeDocuments(tenant, gone.slice(i, i + batchSize));
+      summary.removed += gone.length;
+      progress({ phase: "prune", done: gone.length, total: gone.length });
+    }
+  }
+  summary.ms = Math.round(performance.now() - started);
+  return summary;
+}
