@@ -1,0 +1,68 @@
+import type { Principal } from "../../spec/principal.js";
+
+/** A WHERE fragment and its positional parameters. */
+export interface SqlFragment {
+  sql: string;
+  params: unknown[];
+}
+
+/** True when the principal holds `*`, which matches every ACL (see `allows`). */
+export function isOwner(principal: Principal): boolean {
+  return principal.roles.includes("*");
+}
+
+/** SQL for `allows(principal, <aclColumn>)` over a JSON array column; `?` binds the roles as JSON. */
+export function aclAllows(aclColumn: string): string {
+  return `(${aclColumn} = '[]' OR EXISTS (SELECT 1 FROM json_each(${aclColumn}) AS a WHERE a.value IN (SELECT value FROM json_each(?))))`;
+}
+
+/**
+ * Source-level ACL for rows with a `source` column: the row's source must not be one the principal is denied.
+ * A source that was never registered with putSource has no source-level ACL (its document ACLs still apply).
+ */
+export function sourceAllowed(sourceColumn: string, tenantColumn: string, principal: Principal): SqlFragment {
+  if (isOwner(principal)) return { sql: "1", params: [] };
+  return {
+    sql: `${sourceColumn} NOT IN (SELECT s.name FROM sources AS s WHERE s.tenant = ${tenantColumn} AND NOT ${aclAllows("s.acl")})`,
+    params: [JSON.stringify(principal.roles)],
+  };
+}
+
+export interface ChunkFilter {
+  principal: Principal;
+  sources?: string[];
+  docId?: string;
+  since?: string;
+}
+
+/** Tenant, ACL (source and document), sources, docId and since, as a WHERE fragment over chunks aliased `c`. */
+export function chunkFilter(filter: ChunkFilter): SqlFragment & { narrowed: boolean } {
+  const clauses = ["c.tenant = ?"];
+  const params: unknown[] = [filter.principal.tenant];
+  let narrowed = false;
+  if (!isOwner(filter.principal)) {
+    const roles = JSON.stringify(filter.principal.roles);
+    clauses.push(aclAllows("c.acl"));
+    params.push(roles);
+    const source = sourceAllowed("c.source", "c.tenant", filter.principal);
+    clauses.push(source.sql);
+    params.push(...source.params);
+    narrowed = true;
+  }
+  if (filter.sources && filter.sources.length > 0) {
+    clauses.push("c.source IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.sources));
+    narrowed = true;
+  }
+  if (filter.docId !== undefined) {
+    clauses.push("c.doc_id = ?");
+    params.push(filter.docId);
+    narrowed = true;
+  }
+  if (filter.since !== undefined) {
+    clauses.push("c.updated_at >= ?");
+    params.push(filter.since);
+    narrowed = true;
+  }
+  return { sql: clauses.join(" AND "), params, narrowed };
+}

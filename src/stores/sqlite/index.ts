@@ -1,0 +1,178 @@
+import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../../spec/document.js";
+import { StoreError } from "../../spec/errors.js";
+import type { Principal } from "../../spec/principal.js";
+import type { SourceInfo, SourceRecord } from "../../spec/source.js";
+import type {
+  KeywordQuery,
+  RunRecord,
+  ScoredChunk,
+  SessionTurn,
+  SqlResult,
+  StoreV1,
+  TableWrite,
+  VectorQuery,
+} from "../../spec/store.js";
+import { StoreContext } from "./context.js";
+import * as documents from "./documents.js";
+import { cachedEmbeddings, cacheEmbeddings } from "./embedding-cache.js";
+import { HnswIndexes } from "./hnsw.js";
+import { keywordSearch } from "./keyword-search.js";
+import { getChunks, getDocument } from "./reads.js";
+import { getRun, saveRun } from "./runs.js";
+import { openDatabase } from "./schema.js";
+import { appendTurns, getTurns } from "./sessions.js";
+import { listSources, putSource, removeSource } from "./sources.js";
+import { SqlQueries } from "./sql-query.js";
+import { writeTable } from "./tables.js";
+import { vectorSearch } from "./vector-search.js";
+import { type EmbedderInfo, getEmbedderInfo, setEmbedderInfo, type VectorChanges } from "./vectors.js";
+
+export interface SqliteStoreOptions {
+  /** Database file; parent folders are created. `:memory:` works too (nothing is saved). */
+  path: string;
+  /** `auto` vector search switches to the HNSW side index at this many vectors in a tenant. Default 20,000. */
+  hnswThreshold?: number;
+  /** Open an existing store without writing to it. */
+  readonly?: boolean;
+}
+
+export const DEFAULT_HNSW_THRESHOLD = 20_000;
+
+/** The embedded store: one SQLite file with FTS5, sqlite-vec, an HNSW side index and table sources. */
+export class SqliteStore implements StoreV1 {
+  readonly specificationVersion = "v1" as const;
+  readonly provider = "sqlite";
+  readonly path: string;
+  readonly #ctx: StoreContext;
+  readonly #hnsw: HnswIndexes;
+  readonly #sql: SqlQueries;
+  readonly #hnswThreshold: number;
+  #closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    const readonly = options.readonly ?? false;
+    this.path = options.path;
+    this.#ctx = new StoreContext({ db: openDatabase({ path: options.path, readonly }), path: options.path, readonly });
+    this.#hnsw = new HnswIndexes(this.#ctx);
+    this.#sql = new SqlQueries(this.#ctx);
+    this.#hnswThreshold = options.hnswThreshold ?? DEFAULT_HNSW_THRESHOLD;
+  }
+
+  /** Runs a synchronous operation, turning driver failures into StoreError (ferret errors pass through). */
+  #run<T>(operation: string, fn: (ctx: StoreContext) => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new StoreError(`Cannot ${operation}: the store is closed.`));
+    try {
+      return Promise.resolve(fn(this.#ctx));
+    } catch (error) {
+      if (error instanceof Error && error.constructor.name === "SqliteError") {
+        return Promise.reject(new StoreError(`SQLite failed to ${operation}: ${error.message}`, error));
+      }
+      return Promise.reject(error);
+    }
+  }
+
+  #vectorsChanged(result: { changes: VectorChanges; versions: Map<number, number> }): void {
+    this.#hnsw.apply(result.changes, result.versions);
+  }
+
+  putSource(source: SourceRecord): Promise<void> {
+    return this.#run("register a source", (ctx) => putSource(ctx, source));
+  }
+
+  listSources(principal: Principal): Promise<SourceInfo[]> {
+    return this.#run("list sources", (ctx) => listSources(ctx, principal));
+  }
+
+  removeSource(tenant: string, name: string): Promise<void> {
+    return this.#run("remove a source", (ctx) => this.#vectorsChanged(removeSource(ctx, tenant, name)));
+  }
+
+  documentHashes(tenant: string, source: string): Promise<Map<string, string>> {
+    return this.#run("read document hashes", (ctx) => documents.documentHashes(ctx, tenant, source));
+  }
+
+  writeDocuments(batch: DocumentWrite[]): Promise<void> {
+    return this.#run("write documents", (ctx) => this.#vectorsChanged(documents.writeDocuments(ctx, batch)));
+  }
+
+  removeDocuments(tenant: string, docIds: string[]): Promise<void> {
+    return this.#run("remove documents", (ctx) => this.#vectorsChanged(documents.removeDocuments(ctx, tenant, docIds)));
+  }
+
+  getDocument(docId: string, principal: Principal): Promise<DocumentRecord | undefined> {
+    return this.#run("read a document", (ctx) => getDocument(ctx, docId, principal));
+  }
+
+  getChunks(ids: string[], principal: Principal): Promise<ChunkRecord[]> {
+    return this.#run("read chunks", (ctx) => getChunks(ctx, ids, principal));
+  }
+
+  keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
+    return this.#run("search keywords", (ctx) => keywordSearch(ctx, query));
+  }
+
+  vectorSearch(query: VectorQuery): Promise<ScoredChunk[]> {
+    return this.#run("search vectors", (ctx) =>
+      vectorSearch(ctx, query, { hnsw: this.#hnsw, hnswThreshold: this.#hnswThreshold }),
+    );
+  }
+
+  writeTable(table: TableWrite): Promise<void> {
+    return this.#run("write a table", (ctx) => writeTable(ctx, table));
+  }
+
+  querySql(sql: string, principal: Principal, options?: { maxRows?: number; timeoutMs?: number }): Promise<SqlResult> {
+    return this.#run("query tables", () => this.#sql.query(sql, principal, options));
+  }
+
+  embedderInfo(tenant: string): Promise<EmbedderInfo | undefined> {
+    return this.#run("read the embedder", (ctx) => getEmbedderInfo(ctx, tenant));
+  }
+
+  setEmbedderInfo(tenant: string, info: EmbedderInfo): Promise<void> {
+    return this.#run("record the embedder", (ctx) => {
+      ctx.assertWritable("record the embedder");
+      setEmbedderInfo(ctx, tenant, info);
+    });
+  }
+
+  cachedEmbeddings(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
+    return this.#run("read cached embeddings", (ctx) => cachedEmbeddings(ctx, model, hashes));
+  }
+
+  cacheEmbeddings(model: string, entries: Map<string, Float32Array>): Promise<void> {
+    return this.#run("cache embeddings", (ctx) => cacheEmbeddings(ctx, model, entries));
+  }
+
+  saveRun(run: RunRecord): Promise<void> {
+    return this.#run("save a run", (ctx) => saveRun(ctx, run));
+  }
+
+  getRun(runId: string, principal: Principal): Promise<RunRecord | undefined> {
+    return this.#run("read a run", (ctx) => getRun(ctx, runId, principal));
+  }
+
+  appendTurns(sessionId: string, principal: Principal, turns: SessionTurn[]): Promise<void> {
+    return this.#run("append session turns", (ctx) => appendTurns(ctx, sessionId, principal, turns));
+  }
+
+  getTurns(sessionId: string, principal: Principal): Promise<SessionTurn[]> {
+    return this.#run("read session turns", (ctx) => getTurns(ctx, sessionId, principal));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#hnsw.flush();
+    } finally {
+      this.#sql.close();
+      this.#ctx.db.close();
+    }
+  }
+}
+
+/** Opens (creating when needed) the SQLite store at `path`. */
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
+  return new SqliteStore(options);
+}

@@ -1,0 +1,33 @@
+import type { KeywordQuery, ScoredChunk } from "../../spec/store.js";
+import type { StoreContext } from "./context.js";
+import { chunkFilter } from "./filters.js";
+import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "./scored.js";
+
+/** bm25() column weights of chunks_fts: title, section, body. */
+export const BM25_WEIGHTS = { title: 2.0, section: 1.5, body: 1.0 } as const;
+
+/** An FTS5 query that ORs the terms, each quoted so no term is read as syntax. */
+export function matchExpression(terms: string[]): string | undefined {
+  const quoted = terms.filter((term) => term.trim().length > 0).map((term) => `"${term.replaceAll('"', '""')}"`);
+  return quoted.length > 0 ? quoted.join(" OR ") : undefined;
+}
+
+/** BM25 over the chunks the principal may read; `raw` is -bm25 (positive, higher is better). */
+export function keywordSearch(ctx: StoreContext, query: KeywordQuery): ScoredChunk[] {
+  const match = matchExpression(query.terms);
+  if (match === undefined || query.k <= 0) return [];
+  const filter = chunkFilter(query);
+  const { title, section, body } = BM25_WEIGHTS;
+  const rows = ctx
+    .stmt(
+      `SELECT ${SCORED_COLUMNS}, -bm25(chunks_fts, ${title}, ${section}, ${body}) AS raw
+       FROM chunks_fts
+       JOIN chunks AS c ON c.rowid = chunks_fts.rowid
+       JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+       WHERE chunks_fts MATCH ? AND ${filter.sql}
+       ORDER BY raw DESC
+       LIMIT ?`,
+    )
+    .all(match, ...filter.params, Math.floor(query.k)) as (ScoredRow & { raw: number })[];
+  return rows.map((row) => toScoredChunk(row, row.raw));
+}

@@ -1,0 +1,89 @@
+import type { ChunkRecord, DocumentRecord } from "../../spec/document.js";
+import type { Principal } from "../../spec/principal.js";
+import type { StoreContext } from "./context.js";
+import { aclAllows, isOwner, sourceAllowed } from "./filters.js";
+
+interface DocumentRow {
+  tenant: string;
+  id: string;
+  source: string;
+  title: string;
+  updated_at: string | null;
+  acl: string;
+  content_hash: string;
+  text: string;
+  metadata: string;
+}
+
+/** WHERE fragment: the principal may read the row of `alias` (tenant, source ACL, document ACL). */
+function readable(alias: string, principal: Principal): { sql: string; params: unknown[] } {
+  if (isOwner(principal)) return { sql: `${alias}.tenant = ?`, params: [principal.tenant] };
+  const source = sourceAllowed(`${alias}.source`, `${alias}.tenant`, principal);
+  return {
+    sql: `${alias}.tenant = ? AND ${aclAllows(`${alias}.acl`)} AND ${source.sql}`,
+    params: [principal.tenant, JSON.stringify(principal.roles), ...source.params],
+  };
+}
+
+export function getDocument(ctx: StoreContext, docId: string, principal: Principal): DocumentRecord | undefined {
+  const where = readable("d", principal);
+  const row = ctx.stmt(`SELECT * FROM documents AS d WHERE d.id = ? AND ${where.sql}`).get(docId, ...where.params) as
+    | DocumentRow
+    | undefined;
+  if (!row) return undefined;
+  const doc: DocumentRecord = {
+    id: row.id,
+    source: row.source,
+    tenant: row.tenant,
+    title: row.title,
+    acl: JSON.parse(row.acl) as string[],
+    contentHash: row.content_hash,
+    text: row.text,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
+  if (row.updated_at !== null) doc.updatedAt = row.updated_at;
+  return doc;
+}
+
+interface ChunkRow {
+  id: string;
+  doc_id: string;
+  ordinal: number;
+  text: string;
+  section: string;
+  start: number;
+  end: number;
+  tokens: number;
+  body: string;
+}
+
+/** Chunks by id, in the order asked, leaving out those missing or not readable by the principal. */
+export function getChunks(ctx: StoreContext, ids: string[], principal: Principal): ChunkRecord[] {
+  if (ids.length === 0) return [];
+  const where = readable("c", principal);
+  const rows = ctx
+    .stmt(
+      `SELECT c.id, c.doc_id, c.ordinal, c.text, c.section, c.start, c."end", c.tokens, f.body
+       FROM chunks AS c JOIN chunks_fts AS f ON f.rowid = c.rowid
+       WHERE c.id IN (SELECT value FROM json_each(?)) AND ${where.sql}`,
+    )
+    .all(JSON.stringify(ids), ...where.params) as ChunkRow[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const out: ChunkRecord[] = [];
+  for (const id of new Set(ids)) {
+    const row = byId.get(id);
+    if (!row) continue;
+    out.push({
+      id: row.id,
+      docId: row.doc_id,
+      ordinal: row.ordinal,
+      text: row.text,
+      section: JSON.parse(row.section) as string[],
+      start: row.start,
+      end: row.end,
+      tokens: row.tokens,
+      searchText: row.body,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+import type { Principal } from "../../spec/principal.js";
+import type { SourceInfo, SourceKind, SourceRecord, TableSchema } from "../../spec/source.js";
+import type { StoreContext } from "./context.js";
+import { bumpVectorVersions, deleteChunksOf } from "./documents.js";
+import { aclAllows, isOwner } from "./filters.js";
+import { dropTable, visibleColumns } from "./tables.js";
+import { VectorChanges } from "./vectors.js";
+
+export function putSource(ctx: StoreContext, source: SourceRecord): void {
+  ctx.assertWritable("register a source");
+  ctx
+    .stmt(
+      `INSERT INTO sources (tenant, name, kind, description, acl, path) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tenant, name) DO UPDATE SET kind = excluded.kind, description = excluded.description,
+         acl = excluded.acl, path = excluded.path`,
+    )
+    .run(source.tenant, source.name, source.kind, source.description, JSON.stringify(source.acl), source.path ?? null);
+}
+
+interface SourceRow {
+  tenant: string;
+  name: string;
+  kind: SourceKind;
+  description: string;
+  acl: string;
+  path: string | null;
+  documents: number;
+  chunks: number;
+  schema: string | null;
+}
+
+/** Sources the principal may read; counts include only the documents (and their chunks) it may read. */
+export function listSources(ctx: StoreContext, principal: Principal): SourceInfo[] {
+  const owner = isOwner(principal);
+  const roles = JSON.stringify(principal.roles);
+  const docAcl = owner ? "" : `AND ${aclAllows("d.acl")}`;
+  const chunkAcl = owner ? "" : `AND ${aclAllows("c.acl")}`;
+  const sourceAcl = owner ? "" : `AND ${aclAllows("s.acl")}`;
+  const rows = ctx
+    .stmt(
+      `SELECT s.tenant, s.name, s.kind, s.description, s.acl, s.path, t.schema,
+         (SELECT count(*) FROM documents AS d WHERE d.tenant = s.tenant AND d.source = s.name ${docAcl}) AS documents,
+         (SELECT count(*) FROM chunks AS c WHERE c.tenant = s.tenant AND c.source = s.name ${chunkAcl}) AS chunks
+       FROM sources AS s LEFT JOIN table_sources AS t ON t.tenant = s.tenant AND t.source = s.name
+       WHERE s.tenant = ? ${sourceAcl}
+       ORDER BY s.name`,
+    )
+    .all(...(owner ? [] : [roles, roles]), principal.tenant, ...(owner ? [] : [roles])) as SourceRow[];
+  return rows.map((row) => {
+    const info: SourceInfo = {
+      name: row.name,
+      tenant: row.tenant,
+      kind: row.kind,
+      description: row.description,
+      acl: JSON.parse(row.acl) as string[],
+      documents: row.documents,
+      chunks: row.chunks,
+    };
+    if (row.path !== null) info.path = row.path;
+    if (row.schema !== null) {
+      const schema = JSON.parse(row.schema) as TableSchema;
+      info.table = { ...schema, columns: visibleColumns(schema) };
+    }
+    return info;
+  });
+}
+
+/** Removes a source with its documents, chunks, vectors and table, in one transaction. */
+export function removeSource(
+  ctx: StoreContext,
+  tenant: string,
+  name: string,
+): { changes: VectorChanges; versions: Map<number, number> } {
+  ctx.assertWritable("remove a source");
+  const changes = new VectorChanges();
+  const versions = ctx.db
+    .transaction(() => {
+      const docs = ctx.stmt("SELECT id FROM documents WHERE tenant = ? AND source = ?").all(tenant, name) as {
+        id: string;
+      }[];
+      for (const { id } of docs) deleteChunksOf(ctx, tenant, id, changes);
+      ctx.stmt("DELETE FROM documents WHERE tenant = ? AND source = ?").run(tenant, name);
+      dropTable(ctx, tenant, name);
+      ctx.stmt("DELETE FROM sources WHERE tenant = ? AND name = ?").run(tenant, name);
+      return bumpVectorVersions(ctx, changes);
+    })
+    .immediate();
+  return { changes, versions };
+}
