@@ -1,0 +1,20 @@
+import type { Answer } from "../../spec/answer.js";
+
+export interface UsageMetrics {
+  tool_calls: number;
+  llm_calls: number;
+  tokens: number;
+  cost_usd: number;
+  latency_ms: number;
+}
+
+/** Cost of one run as the answer reports it. */
+export function usageMetrics(answer: Pick<Answer, "usage" | "latencyMs">): UsageMetrics {
+  return {
+    tool_calls: answer.usage.toolCalls,
+    llm_calls: answer.usage.llmCalls,
+    tokens: answer.usage.inputTokens + answer.usage.outputTokens,
+    cost_usd: answer.usage.costUsd,
+    latency_ms: answer.latencyMs,
+  };
+}
