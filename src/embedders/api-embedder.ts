@@ -11,8 +11,6 @@ export interface ApiEmbedderOptions extends RetryPolicy {
   batchSize?: number;
   /** Known up front; otherwise learned from the first response. */
   dimensions?: number;
-  /** Injected in tests. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**

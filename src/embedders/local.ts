@@ -13,6 +13,8 @@ export interface LocalEmbedderOptions {
   batchSize?: number;
   /** ONNX weights to use: `fp32` (default, `onnx/model.onnx`), `q8`, `fp16`, ... */
   dtype?: "fp32" | "fp16" | "q8" | "int8" | "uint8" | "q4" | "bnb4" | "q4f16";
+  /** Where models are downloaded from (a hub mirror). Default `https://huggingface.co/`. */
+  remoteHost?: string;
   /** Called once, with one line, when the model cannot be had. */
   onWarning?: (message: string) => void;
 }
@@ -55,6 +57,7 @@ export async function loadLocalEmbedder(options: LocalEmbedderOptions): Promise<
     env.localModelPath = cacheDir;
     env.allowLocalModels = true;
     env.allowRemoteModels = true;
+    env.remoteHost = options.remoteHost ?? HUGGING_FACE_HUB;
     const load = (localOnly: boolean) => {
       loading = transformers.pipeline("feature-extraction", model, {
         cache_dir: cacheDir,
@@ -106,9 +109,11 @@ function createExtractorEmbedder(options: { id: string; extractor: Extractor; ba
   };
 }
 
+const HUGGING_FACE_HUB = "https://huggingface.co/";
+
 class LoadTimeout extends Error {
   constructor(ms: number) {
-    super(`timed out after ${Math.round(ms / 1000)} s`);
+    super(`timed out after ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`);
     this.name = "LoadTimeout";
   }
 }

@@ -28,6 +28,8 @@ export interface ResolveEmbedderOptions {
   /** Time bound for downloading and loading a local model. Default 20 s. */
   localTimeoutMs?: number;
   localDtype?: LocalEmbedderOptions["dtype"];
+  /** Hub mirror for `local:` downloads. Default: env HF_ENDPOINT, then the Hugging Face hub. */
+  localRemoteHost?: string;
 }
 
 const API_PROVIDERS: readonly ApiProvider[] = ["openai", "ollama", "openai-compatible"];
@@ -59,6 +61,7 @@ export async function resolveEmbedder(options: ResolveEmbedderOptions): Promise<
       timeoutMs: options.localTimeoutMs,
       batchSize: options.batchSize,
       dtype: options.localDtype,
+      remoteHost: options.localRemoteHost ?? nonEmpty(env.HF_ENDPOINT),
       onWarning: options.onWarning,
     });
   }

@@ -10,14 +10,14 @@ export interface RetryPolicy {
   maxDelayMs?: number;
   /** A server asking to wait longer than this is not waited for: the call fails at once. Default 60 s. */
   maxRetryAfterMs?: number;
+  /** Injected in tests; default waits on a timer that the signal cancels. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface WithRetryOptions extends RetryPolicy {
   /** What is being called, for the error message (`openai:text-embedding-3-small`). */
   label: string;
   signal?: AbortSignal;
-  /** Injected in tests; default waits on a timer that the signal cancels. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
