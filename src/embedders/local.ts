@@ -50,8 +50,10 @@ export async function loadLocalEmbedder(options: LocalEmbedderOptions): Promise<
     timer = setTimeout(() => reject(new LoadTimeout(timeoutMs)), timeoutMs);
   });
   timeout.catch(() => {}); // raced below; never an unhandled rejection
+  let what = "cannot load transformers.js";
   try {
     const transformers = await import("@huggingface/transformers");
+    what = cached ? "cannot load the model" : "cannot download the model";
     const { env } = transformers;
     env.cacheDir = cacheDir;
     env.localModelPath = cacheDir;
@@ -81,7 +83,7 @@ export async function loadLocalEmbedder(options: LocalEmbedderOptions): Promise<
     // A load still running after the timeout is released when (if) it finishes.
     loading?.then((late) => late.dispose()).catch(() => {});
     const reason = error instanceof LoadTimeout ? error.message : describe(error);
-    return fail(cached ? "cannot load the model" : "cannot download the model", reason);
+    return fail(what, reason);
   } finally {
     clearTimeout(timer);
   }
