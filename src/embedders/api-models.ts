@@ -28,7 +28,7 @@ export function createEmbeddingModel(settings: ApiModelSettings): Exclude<Embedd
     case "openai": {
       if (!apiKey) {
         throw new InvalidInputError(
-          `embedder openai:${model} needs an API key: set OPENAI_API_KEY or FERRET_EMBED_API_KEY, or use --embed none`,
+          `embedder openai:${model} needs an API key: set OPENAI_API_KEY or FERRET_EMBED_API_KEY, or use --embedder none`,
           { field: "apiKey" },
         );
       }
