@@ -85,7 +85,16 @@ function worstSection(report: EvalReport): string {
   return `<h2>Worst questions</h2><table id="worst"><tr><th>id</th><th>type</th><th>status</th><th>stop reason</th><th>stage</th><th>reason</th></tr>${rows.join("")}</table>`;
 }
 
-function questionDetails(r: QuestionResult): string {
+function baselineBlock(b: QuestionResult | undefined): string {
+  if (!b) return "";
+  const mark = b.metrics.answer_correct === 1 ? "✓" : "✗";
+  const what = b.answer ? `${b.answer.status} (${b.answer.stopReason})` : "error";
+  const text = b.answer ? b.answer.text : (b.error ?? "");
+  const failure = b.failure ? `\nfailure: ${b.failure.stage}: ${b.failure.reason}` : "";
+  return `<p><b>Baseline</b> ${mark} <span class="tag">${esc(what)}</span></p><pre>${esc(text + failure)}</pre>`;
+}
+
+function questionDetails(r: QuestionResult, baseline?: QuestionResult): string {
   const ok = r.metrics.answer_correct === 1;
   const a = r.answer;
   const metrics = Object.entries(r.metrics)
@@ -99,6 +108,7 @@ function questionDetails(r: QuestionResult): string {
       ? `<p><b>Answer</b> <span class="tag">${esc(a.status)}</span> <span class="tag">${esc(a.stopReason)}</span> <span class="tag">${esc(a.model)}</span></p><pre>${esc(a.text)}${a.reason ? `\n\nreason: ${esc(a.reason)}` : ""}</pre>`
       : `<p><b>Error:</b> ${esc(r.error ?? "")}</p>`,
     citations ? `<p><b>Citations</b></p><pre>${esc(citations)}</pre>` : "",
+    baselineBlock(baseline),
     r.failure ? `<p><b>Failure:</b> ${esc(r.failure.stage)}: ${esc(r.failure.reason)}</p>` : "",
     `<p><b>Searched:</b> ${esc(r.searched.join(", ") || "nothing")}; <b>retrieved:</b> ${esc(r.retrieved.slice(0, 10).join(", ") || "nothing")}</p>`,
     `<p><b>Metrics:</b> <code>${esc(metrics)}</code></p>`,
@@ -110,6 +120,7 @@ function questionDetails(r: QuestionResult): string {
 /** The whole report as one self-contained HTML page (inline CSS and SVG, no scripts, no external assets). */
 export function renderHtml(report: EvalReport): string {
   const { set } = report;
+  const baselineById = new Map(report.baseline?.results.map((r) => [r.id, r]));
   const model = report.results.find((r) => r.answer)?.answer?.model ?? "unknown";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ferret eval: ${esc(set.name)}</title><style>${CSS}</style></head><body>
 <h1>ferret eval: ${esc(set.name)}</h1>
@@ -119,7 +130,7 @@ ${typeSection(report)}
 ${failureSection(report)}
 ${worstSection(report)}
 <h2>Questions</h2>
-${report.results.map(questionDetails).join("\n")}
+${report.results.map((r) => questionDetails(r, baselineById.get(r.id))).join("\n")}
 </body></html>
 `;
 }

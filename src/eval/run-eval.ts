@@ -56,7 +56,9 @@ export interface RunEvalOptions {
   now?: () => number;
 }
 
-function errorMetrics(latencyMs: number): QuestionMetrics {
+/** Scores of a run that threw: wrong, and nothing retrieved where retrieval was due. */
+function errorMetrics(q: EvalQuestion, latencyMs: number): QuestionMetrics {
+  const retrieval = q.gold_sources.length > 0 ? 0 : null;
   return {
     answer_correct: 0,
     refusal_accurate: 0,
@@ -64,15 +66,15 @@ function errorMetrics(latencyMs: number): QuestionMetrics {
     answer_f1: 0,
     citation_precision: null,
     citation_grounding: null,
-    evidence_recall: null,
-    "recall@2": null,
-    "recall@5": null,
-    "recall@10": null,
-    "all_gold@2": null,
-    "all_gold@5": null,
-    "all_gold@10": null,
+    evidence_recall: retrieval,
+    "recall@2": retrieval,
+    "recall@5": retrieval,
+    "recall@10": retrieval,
+    "all_gold@2": retrieval,
+    "all_gold@5": retrieval,
+    "all_gold@10": retrieval,
     tool_precision: null,
-    tool_recall: null,
+    tool_recall: q.gold_tools.length > 0 ? 0 : null,
     sub_question_coverage: null,
     trajectory_efficiency: null,
     retrieval_rounds: 0,
@@ -97,7 +99,7 @@ async function evaluateOne(set: LoadedSet, ask: AskFn, q: EvalQuestion, now: () 
       ...base,
       answer: null,
       events: [],
-      metrics: errorMetrics(now() - started),
+      metrics: errorMetrics(q, now() - started),
       failure: { stage: "error", reason: message },
       searched: [],
       retrieved: [],

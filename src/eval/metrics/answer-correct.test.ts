@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answer, question } from "../testing.js";
+import { answer, question } from "../__fixtures__/builders.js";
 import { answerCorrect } from "./answer-correct.js";
 import { refusalAccurate } from "./refusal-accurate.js";
 

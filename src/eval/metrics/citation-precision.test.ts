@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answer, evidence, question } from "../testing.js";
+import { answer, evidence, question } from "../__fixtures__/builders.js";
 import { citationGrounding, citationPrecision } from "./citation-precision.js";
 
 const cite = (n: number, docId: string, quote = "x", passageId = `${docId}::0`) => ({ n, passageId, docId, quote });

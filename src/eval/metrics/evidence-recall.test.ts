@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answer, evidence, searchEvents } from "../testing.js";
+import { answer, evidence, searchEvents } from "../__fixtures__/builders.js";
 import { allGoldAtK, evidenceRecall, recallAtK } from "./evidence-recall.js";
 import { rankedEvidence } from "./ranked-evidence.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../../spec/trace.js";
-import { answer, evidence, searchEvents } from "../testing.js";
+import { answer, evidence, searchEvents } from "../__fixtures__/builders.js";
 import { searchedSources, toolSelection } from "./tool-selection.js";
 
 const NAMES = ["api_docs", "incidents", "tickets"];

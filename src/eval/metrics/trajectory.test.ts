@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../../spec/trace.js";
-import { answer, evidence, searchEvents } from "../testing.js";
+import { answer, evidence, searchEvents } from "../__fixtures__/builders.js";
 import { leaked } from "./leak.js";
 import { percentile } from "./percentile.js";
 import { subQuestionCoverage } from "./sub-question-coverage.js";
@@ -8,7 +8,11 @@ import { retrievalRounds, trajectoryEfficiency } from "./trajectory-efficiency.j
 
 describe("trajectory efficiency", () => {
   it("counts distinct steps with a retrieving call", () => {
-    const events = [...searchEvents(1, "a", ["x"], "c1"), ...searchEvents(1, "b", [], "c2"), ...searchEvents(3, "a", [])];
+    const events = [
+      ...searchEvents(1, "a", ["x"], "c1"),
+      ...searchEvents(1, "b", [], "c2"),
+      ...searchEvents(3, "a", []),
+    ];
     expect(retrievalRounds(answer(), events)).toBe(2);
     expect(retrievalRounds(answer({ evidence: [evidence("x", { step: 4 })] }), [])).toBe(1);
   });

@@ -1,6 +1,6 @@
-import type { Answer, EvidenceItem } from "../spec/answer.js";
-import type { TraceEvent } from "../spec/trace.js";
-import type { EvalQuestion } from "./schema.js";
+import type { Answer, EvidenceItem } from "../../spec/answer.js";
+import type { TraceEvent } from "../../spec/trace.js";
+import type { EvalQuestion } from "../schema.js";
 
 /** Builders for hand-made questions, answers and trace events in tests. */
 
