@@ -1,0 +1,113 @@
+import type { Answer, StopReason } from "../spec/answer.js";
+import type { TraceEvent } from "../spec/trace.js";
+import { checkCitations, renderClaim } from "./citations.js";
+import { refusal } from "./refusal.js";
+import type { RunContext } from "./run-context.js";
+
+/** How the retrieval part ended, as the answer phase needs it. */
+export interface LoopEnd {
+  /** `answered` when nothing stopped it early (the planner was done, a single pass, answer_now). */
+  reason: StopReason;
+  /** Refuse without answering (the caller aborted, a checkpoint said stop). */
+  refuse?: boolean;
+  detail?: string;
+}
+
+export type FinalContent = Pick<Answer, "status" | "text" | "citations" | "stopReason" | "reason" | "unsupported">;
+
+/** Reasons that stopped the loop early: they stay the stop reason whether the run answers or refuses. */
+const EARLY = new Set<StopReason>([
+  "max_steps",
+  "max_tool_calls",
+  "token_budget",
+  "cost_budget",
+  "timeout",
+  "no_progress",
+  "aborted",
+  "fallback",
+]);
+
+function stopReasonFor(loop: StopReason, refused: boolean): StopReason {
+  if (EARLY.has(loop)) return loop;
+  return refused ? "insufficient_evidence" : loop;
+}
+
+/** Asks the engine for the answer from the evidence, checks its citations, and decides answer or refusal. */
+export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerator<TraceEvent, FinalContent> {
+  const { state } = run;
+  const refuse = (stopReason: StopReason, detail?: string, unsupported?: string[]): FinalContent => {
+    const { text, reason } = refusal({ state, stopReason, detail });
+    return {
+      status: "refused",
+      text,
+      citations: [],
+      stopReason,
+      reason,
+      ...(unsupported?.length ? { unsupported } : {}),
+    };
+  };
+
+  if (end.refuse) return refuse(end.reason, end.detail);
+  if (state.evidence.length === 0)
+    return refuse(stopReasonFor(end.reason, true), end.detail ?? "No passages were found.");
+
+  if (EARLY.has(end.reason)) state.forceAnswer = true;
+  const outcome = await run.callEngine("answer", (ctx) => run.options.engine.answer(state, ctx));
+  yield* run.drain();
+  if (outcome.kind === "stopped") return refuse(outcome.reason, end.detail);
+  if (outcome.kind === "failed") {
+    run.emit({ kind: "error", step: state.step, ...describeError(outcome.error, "the answerer failed") });
+    yield* run.drain();
+    return refuse(stopReasonFor(end.reason, true), `The answerer failed: ${messageOf(outcome.error)}`);
+  }
+
+  const draft = outcome.value;
+  if (draft.status === "refused") return refuse(stopReasonFor(end.reason, true), draft.reason ?? end.detail);
+  const check = checkCitations({ claims: draft.claims, evidence: state.evidence });
+  const total = check.claims.length + check.dropped;
+  const { allowPartial, maxUnsupportedShare } = run.settings.presetSettings.answer;
+  if (check.claims.length === 0) {
+    return refuse(
+      stopReasonFor(end.reason, true),
+      "No claim of the draft had a citation that held.",
+      check.unsupported,
+    );
+  }
+  if (total > 0 && check.dropped / total > maxUnsupportedShare) {
+    return refuse(
+      stopReasonFor(end.reason, true),
+      `${check.dropped} of ${total} claims had no citation that held.`,
+      check.unsupported,
+    );
+  }
+  if (draft.status === "partial" && !allowPartial) {
+    return refuse(
+      stopReasonFor(end.reason, true),
+      draft.reason ?? "The answer would only be partial.",
+      check.unsupported,
+    );
+  }
+  for (const [i, claim] of check.claims.entries()) {
+    run.emit({ kind: "answer-delta", step: state.step, text: (i > 0 ? " " : "") + renderClaim(claim) });
+  }
+  yield* run.drain();
+  return {
+    status: draft.status === "partial" ? "partial" : "answered",
+    text: check.text,
+    citations: check.citations,
+    stopReason: stopReasonFor(end.reason, false),
+    ...(draft.status === "partial" && draft.reason ? { reason: draft.reason } : {}),
+    ...(check.unsupported.length > 0 ? { unsupported: check.unsupported } : {}),
+  };
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The fields of an `error` trace event. */
+export function describeError(error: unknown, what: string): { message: string; name: string; cause?: string } {
+  const name = error instanceof Error ? error.name : "Error";
+  const cause = error instanceof Error && error.cause !== undefined ? messageOf(error.cause) : undefined;
+  return { message: `${what}: ${messageOf(error)}`, name, ...(cause ? { cause } : {}) };
+}

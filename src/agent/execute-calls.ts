@@ -1,0 +1,105 @@
+import type { StopReason } from "../spec/answer.js";
+import type { CallRecord } from "../spec/engine.js";
+import type { ToolResult } from "../spec/tool-result.js";
+import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
+import { bestScore } from "../tools/passage-result.js";
+import type { RunContext } from "./run-context.js";
+
+export interface ExecutedCalls {
+  /** In plan order, for the calls that ran. */
+  records: CallRecord[];
+  results: ToolResult[];
+  /** Set when a budget or the signal kept some calls from starting. */
+  interrupted?: StopReason;
+}
+
+/**
+ * Runs the calls of one step: parallel-safe calls together, the others one by one after them. Yields
+ * tool-call-start/end events as they happen; adds the passages to the evidence in plan order, de-duplicated.
+ */
+export async function* executeCalls(
+  run: RunContext,
+  calls: readonly ToolCallRequest[],
+): AsyncGenerator<TraceEvent, ExecutedCalls> {
+  const step = run.state.step;
+  const done = new Map<string, ToolResult>();
+  let interrupted: StopReason | undefined;
+
+  const start = (call: ToolCallRequest): boolean => {
+    interrupted ??= run.budgetStop("tool");
+    if (interrupted) return false;
+    run.usage.toolCalls++;
+    run.emit({ kind: "tool-call-start", step, call });
+    return true;
+  };
+  const end = (call: ToolCallRequest, result: ToolResult, ms: number) => {
+    done.set(call.callId, result);
+    const passages = result.passages ?? [];
+    run.emit({
+      kind: "tool-call-end",
+      step,
+      callId: call.callId,
+      tool: call.tool,
+      status: result.status,
+      passages: passages.map(({ id, docId, source, score }) => ({ id, docId, source, score })),
+      ...(result.rows ? { rows: result.rows.length } : {}),
+      ...(passages.length > 0 ? { best: bestScore(passages) } : {}),
+      ...(result.cached ? { cached: true } : {}),
+      ...(result.hint ? { hint: result.hint } : {}),
+      ms,
+    });
+  };
+
+  const parallel = calls.filter((c) => run.toolset.get(c.tool)?.parallelSafe !== false);
+  const sequential = calls.filter((c) => run.toolset.get(c.tool)?.parallelSafe === false);
+
+  const pending = new Map<string, Promise<{ call: ToolCallRequest; result: ToolResult; ms: number }>>();
+  for (const call of parallel) {
+    if (!start(call)) break;
+    pending.set(
+      call.callId,
+      run.callTool(call).then((r) => ({ call, ...r })),
+    );
+  }
+  yield* run.drain();
+  while (pending.size > 0) {
+    const finished = await Promise.race(pending.values());
+    pending.delete(finished.call.callId);
+    end(finished.call, finished.result, finished.ms);
+    yield* run.drain();
+  }
+  for (const call of sequential) {
+    if (!start(call)) break;
+    yield* run.drain();
+    const { result, ms } = await run.callTool(call);
+    end(call, result, ms);
+    yield* run.drain();
+  }
+
+  const records: CallRecord[] = [];
+  const results: ToolResult[] = [];
+  for (const call of calls) {
+    const result = done.get(call.callId);
+    if (result === undefined) continue;
+    const passages = result.passages ?? [];
+    const known = new Set(run.state.evidence.map((e) => e.id));
+    for (const p of passages) {
+      if (known.has(p.id)) continue;
+      known.add(p.id);
+      run.state.evidence.push({ ...p, step, callId: call.callId });
+    }
+    const record: CallRecord = {
+      call,
+      step,
+      status: result.status,
+      passageIds: passages.map((p) => p.id),
+      ...(result.rows ? { rows: result.rows } : {}),
+      ...(result.hint ? { hint: result.hint } : {}),
+      ...(passages.length > 0 ? { best: bestScore(passages) } : {}),
+    };
+    run.state.calls.push(record);
+    records.push(record);
+    results.push(result);
+  }
+  return { records, results, interrupted };
+}

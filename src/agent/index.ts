@@ -1,0 +1,16 @@
+export { type CheckedClaim, type CitationCheck, checkCitations } from "./citations.js";
+export type { AgentLimits, AgentMode, CheckpointRequest, CheckpointSettings, RunAgentOptions } from "./options.js";
+export { PRESET_NAMES, PRESETS, type PresetSettings } from "./presets.js";
+export { askAgent, runAgent } from "./run-agent.js";
+export {
+  costBudget,
+  evidenceSufficient,
+  firstStop,
+  isStepCount,
+  type LoopSnapshot,
+  noProgress,
+  type StopCondition,
+  timeout,
+  tokenBudget,
+  toolCallCount,
+} from "./stop-conditions.js";

@@ -1,0 +1,62 @@
+import type { StopReason } from "../spec/answer.js";
+import type { AgentState } from "../spec/engine.js";
+import { queryTerms } from "../text/tokenize.js";
+import { normalise } from "./citations.js";
+
+const WHY: Partial<Record<StopReason, string>> = {
+  max_steps: "the step limit was reached",
+  max_tool_calls: "the tool-call limit was reached",
+  token_budget: "the token budget was used up",
+  cost_budget: "the cost budget was used up",
+  timeout: "the time budget ran out",
+  no_progress: "the search stopped making progress",
+  aborted: "the run was stopped",
+  fallback: "the planner failed",
+};
+
+/** What was searched, as `api_docs for 'refund timeout' (3 passages)`. */
+export function describeSearches(calls: AgentState["calls"]): string[] {
+  return calls.map(({ call, status, passageIds }) => {
+    const args = call.args;
+    const what =
+      typeof args.query === "string"
+        ? `${typeof args.corpus === "string" ? args.corpus : typeof args.docId === "string" ? args.docId : "all sources"} for '${args.query}'`
+        : `${call.tool} ${JSON.stringify(args)}`;
+    const found =
+      status === "ok" || status === "low_confidence" ? `${passageIds.length} passages` : status.replace("_", " ");
+    return `${what} (${found})`;
+  });
+}
+
+/** Missing terms: from the last grade, else the question's terms that no evidence contains. */
+export function missingTerms(state: Pick<AgentState, "lastGrade" | "standaloneQuestion" | "evidence">): string[] {
+  const fromGrade = state.lastGrade?.subQuestions.flatMap((g) => g.missing) ?? [];
+  if (state.lastGrade) return [...new Set(fromGrade)];
+  const text = normalise(state.evidence.map((e) => e.text).join(" "));
+  return queryTerms(state.standaloneQuestion).filter((t) => !text.includes(t));
+}
+
+/** A refusal that says what was searched and what was missing; no sentinel strings, the status carries it. */
+export function refusal(options: {
+  state: Pick<AgentState, "calls" | "lastGrade" | "standaloneQuestion" | "evidence">;
+  stopReason: StopReason;
+  /** The answerer's own reason, or an error message. */
+  detail?: string;
+}): { text: string; reason: string } {
+  const searched = describeSearches(options.state.calls);
+  const missing = missingTerms(options.state);
+  const why = WHY[options.stopReason];
+  const reason = [
+    why ? `Stopped because ${why}.` : "The evidence found was not enough to answer.",
+    options.detail ? options.detail.trim() : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const parts = [
+    "I could not answer this from the sources.",
+    reason,
+    searched.length > 0 ? `Searched: ${searched.join("; ")}.` : "Nothing was searched.",
+    missing.length > 0 ? `Missing: ${missing.join(", ")}.` : "",
+  ];
+  return { text: parts.filter(Boolean).join(" "), reason };
+}

@@ -1,0 +1,217 @@
+import type { Answer, StopReason } from "../spec/answer.js";
+import type { RouteDecision } from "../spec/engine.js";
+import type { RunRecord } from "../spec/store.js";
+import type { TraceEvent } from "../spec/trace.js";
+import { exportRunSpans } from "../trace/otel.js";
+import { agentLoop } from "./agent-loop.js";
+import { answerPhase, describeError, type FinalContent, type LoopEnd } from "./answer-phase.js";
+import { checkpoint } from "./checkpoints.js";
+import { type RunAgentOptions, resolveSettings } from "./options.js";
+import { ragPass } from "./rag-pass.js";
+import { refusal } from "./refusal.js";
+import { RunContext } from "./run-context.js";
+
+/** Reasons after which no further search may start. */
+const HARD_STOPS = new Set<StopReason>([
+  "aborted",
+  "timeout",
+  "token_budget",
+  "cost_budget",
+  "max_tool_calls",
+  "max_steps",
+]);
+
+/**
+ * Answers a question with a bounded agent: streams trace events, returns the Answer. Never throws once the
+ * options are valid: failures become error events and a refusal (or a fallback answer).
+ */
+export async function* runAgent(options: RunAgentOptions): AsyncGenerator<TraceEvent, Answer> {
+  const run = new RunContext(options, resolveSettings(options));
+  try {
+    return yield* drive(run);
+  } finally {
+    run.dispose();
+  }
+}
+
+/** Runs the agent to the end and returns the Answer; `onEvent` sees every trace event. */
+export async function askAgent(options: RunAgentOptions & { onEvent?: (event: TraceEvent) => void }): Promise<Answer> {
+  const events = runAgent(options);
+  let next = await events.next();
+  while (!next.done) {
+    options.onEvent?.(next.value);
+    next = await events.next();
+  }
+  return next.value;
+}
+
+async function* drive(run: RunContext): AsyncGenerator<TraceEvent, Answer> {
+  const { state, options, settings } = run;
+  const { engine } = options;
+  const model = options.modelName ?? engine.name;
+  let final: FinalContent;
+  try {
+    run.hold();
+    if (state.history.length > 0) {
+      const rewritten = await run.callEngine("engine", (ctx) => engine.rewrite(state.question, state.history, ctx));
+      if (rewritten.kind === "ok" && rewritten.value.standalone?.trim())
+        state.standaloneQuestion = rewritten.value.standalone.trim();
+      if (rewritten.kind === "failed") {
+        run.emit({
+          kind: "error",
+          step: 0,
+          ...describeError(rewritten.error, "rewriting the question failed; using it as asked"),
+        });
+      }
+    }
+    const { question, standaloneQuestion } = state;
+    run.release(
+      { kind: "run-start", step: 0, question, standaloneQuestion, mode: settings.mode, model },
+      run.recorder.startedAt,
+    );
+    yield* run.drain();
+
+    const decision = yield* decideRoute(run);
+    if (decision === undefined) {
+      final = yield* answerPhase(run, { reason: run.interruption() ?? "aborted", refuse: true });
+    } else if (decision.route === "none") {
+      final = yield* replyWithoutRetrieval(run, decision);
+    } else {
+      let end: LoopEnd;
+      while (true) {
+        end = decision.route === "rag" ? yield* ragPass(run) : yield* agentLoop(run);
+        if (end.reason === "fallback") {
+          const pass = yield* ragPass(run, "fallback: single retrieval pass after the planner failed");
+          end = pass.refuse ? pass : { reason: "fallback" };
+        }
+        if (!end.refuse && settings.checkpoints.beforeAnswer) {
+          const asked = yield* checkpoint(run, "before_answer");
+          if (asked.action === "stop")
+            end = { reason: "aborted", refuse: true, detail: "The before_answer checkpoint said stop." };
+          else if (asked.action === "rephrase" && canSearchAgain(run, end)) {
+            state.rephrase = asked.query;
+            continue;
+          }
+        }
+        break;
+      }
+      final = yield* answerPhase(run, end);
+    }
+  } catch (error) {
+    run.emit({ kind: "error", step: state.step, ...describeError(error, "the run failed") });
+    const stopReason = run.interruption() ?? "insufficient_evidence";
+    const { text, reason } = refusal({ state, stopReason, detail: "An internal error stopped the run." });
+    final = { status: "refused", text, citations: [], stopReason, reason };
+  }
+  return yield* finish(run, final, model);
+}
+
+/** The route: forced by the mode, or the engine's choice (`rag` when it fails). Undefined when stopped. */
+async function* decideRoute(run: RunContext): AsyncGenerator<TraceEvent, RouteDecision | undefined> {
+  const { mode } = run.settings;
+  let decision: RouteDecision;
+  if (mode === "rag") decision = { route: "rag", reason: "mode rag: one retrieval pass" };
+  else if (mode === "agentic") decision = { route: "agentic", reason: "mode agentic: the planning loop" };
+  else {
+    const routed = await run.callEngine("engine", (ctx) => run.options.engine.route(run.state, ctx));
+    if (routed.kind === "stopped") {
+      yield* run.drain();
+      return undefined;
+    }
+    if (routed.kind === "ok" && ["none", "rag", "agentic"].includes(routed.value.route)) decision = routed.value;
+    else {
+      const error =
+        routed.kind === "failed"
+          ? routed.error
+          : new TypeError(`unknown route '${String((routed as { value: RouteDecision }).value.route)}'`);
+      run.emit({ kind: "error", step: 0, ...describeError(error, "routing failed; using one retrieval pass") });
+      decision = { route: "rag", reason: "routing failed: one retrieval pass" };
+    }
+  }
+  run.emit({ kind: "route", step: 0, route: decision.route, reason: decision.reason });
+  yield* run.drain();
+  return decision;
+}
+
+/** Route `none`: the router's reply, else the answerer's with no evidence; no citations. */
+async function* replyWithoutRetrieval(
+  run: RunContext,
+  decision: RouteDecision,
+): AsyncGenerator<TraceEvent, FinalContent> {
+  let text = decision.reply?.trim() ?? "";
+  if (text === "") {
+    const drafted = await run.callEngine("answer", (ctx) => run.options.engine.answer(run.state, ctx));
+    yield* run.drain();
+    if (drafted.kind === "ok") text = drafted.value.claims.map((c) => c.text.trim()).join(" ");
+    if (drafted.kind === "failed")
+      run.emit({ kind: "error", step: 0, ...describeError(drafted.error, "the answerer failed") });
+    if (drafted.kind === "stopped" || text === "") {
+      return yield* answerPhase(run, {
+        reason: drafted.kind === "stopped" ? drafted.reason : "no_retrieval_needed",
+        refuse: true,
+      });
+    }
+  }
+  run.emit({ kind: "answer-delta", step: 0, text });
+  yield* run.drain();
+  return { status: "answered", text, citations: [], stopReason: "no_retrieval_needed" };
+}
+
+function canSearchAgain(run: RunContext, end: LoopEnd): boolean {
+  const { limits } = run.settings;
+  return !HARD_STOPS.has(end.reason) && run.stepsRun < limits.maxSteps && run.usage.toolCalls < limits.maxToolCalls;
+}
+
+/** answer-end, then run-end; the run is saved (ending with run-end) and exported as spans. */
+async function* finish(run: RunContext, final: FinalContent, model: string): AsyncGenerator<TraceEvent, Answer> {
+  const { state, options } = run;
+  const usage = { ...run.usage };
+  const answer: Answer = {
+    ...final,
+    evidence: state.evidence,
+    steps: run.stepsRun,
+    usage,
+    latencyMs: Math.max(0, run.elapsed()),
+    runId: run.runId,
+    traceId: run.runId,
+    model,
+  };
+  run.emit({ kind: "answer-end", step: state.step, answer });
+  const at = run.now();
+  const runEnd = {
+    kind: "run-end",
+    step: state.step,
+    stopReason: answer.stopReason,
+    usage,
+    ms: answer.latencyMs,
+  } as const;
+  if (options.persist !== false) {
+    const record: RunRecord = {
+      runId: run.runId,
+      tenant: options.principal.tenant,
+      user: options.principal.user,
+      question: state.question,
+      startedAt: isoTime(run.recorder.startedAt),
+      events: [...run.recorder.events, run.recorder.stamp(runEnd, at)],
+      answer,
+    };
+    try {
+      await options.store.saveRun(record);
+    } catch (error) {
+      run.emit({ kind: "error", step: state.step, ...describeError(error, "saving the run failed") });
+    }
+  }
+  run.emit(runEnd, at);
+  try {
+    exportRunSpans({ events: run.recorder.events, startedAt: run.recorder.startedAt, tracer: options.tracer });
+  } catch {
+    // Telemetry must never change the answer.
+  }
+  yield* run.drain();
+  return answer;
+}
+
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? new Date().toISOString() : date.toISOString();
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { defineTool } from "./define-tool.js";
+import { passageResult } from "./passage-result.js";
+import { DEFAULT_K, MAX_K } from "./search.js";
+
+export const searchBySourceInput = z.object({
+  docId: z
+    .string()
+    .trim()
+    .min(1, "docId must not be empty")
+    .describe("The document id, as a passage's docId gives it."),
+  query: z.string().trim().min(1, "query must not be empty").describe("Words to search for inside that document."),
+  k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`How many passages, 1..${MAX_K}.`),
+});
+
+/** `search_by_source`: search inside one document (found earlier by `search`). */
+export const searchBySourceTool = defineTool({
+  name: "search_by_source",
+  description: "Search inside one document for passages relevant to a query; use a docId from an earlier result.",
+  inputSchema: searchBySourceInput,
+  parallelSafe: true,
+  async execute(args, ctx) {
+    const doc = await ctx.store.getDocument(args.docId, ctx.principal);
+    const readable = ctx.sources.map((s) => s.name);
+    if (doc === undefined || !readable.includes(doc.source)) {
+      // Missing and unreadable look the same, so a document's existence does not leak.
+      return {
+        status: "denied",
+        hint: `no document '${args.docId}' that you may read; use search to find document ids`,
+      };
+    }
+    const passages = await ctx.retriever.search(args.query, {
+      principal: ctx.principal,
+      sources: [doc.source],
+      docId: doc.id,
+      k: args.k,
+      signal: ctx.signal,
+    });
+    return passageResult({
+      passages,
+      lowConfidence: ctx.lowConfidence,
+      hint: `nothing good for '${args.query}' in '${doc.title || doc.id}'; try other words or search all sources`,
+    });
+  },
+});
