@@ -15,12 +15,14 @@ export const loadHtml: Loader = async ({ bytes, relPath }) => {
     root.querySelector(`meta[property="${name}"]`)?.getAttribute("content");
   const titleText = root.querySelector("title")?.text.replace(/\s+/g, " ").trim();
   const h1 = root.querySelector("h1")?.text.replace(/\s+/g, " ").trim();
-  const text = htmlText(root);
   let updatedAt: string | undefined;
   for (const name of DATE_META) {
     updatedAt = parseDate(meta(name));
     if (updatedAt) break;
   }
+  const acl = parseAcl(meta("acl"));
+  // Last: htmlText removes the head, where the title and meta tags live.
+  const text = htmlText(root);
   return {
     docs: [
       {
@@ -28,7 +30,7 @@ export const loadHtml: Loader = async ({ bytes, relPath }) => {
         title: titleText || h1 || titleFromPath(relPath),
         text,
         updatedAt,
-        acl: parseAcl(meta("acl")),
+        acl,
         metadata: {},
       },
     ],
