@@ -13,6 +13,16 @@ describe("text matching", () => {
     expect(containsKeyword("145 ms", "45")).toBe(false);
     expect(containsKeyword("a 24-hour window", "24")).toBe(true);
     expect(containsKeyword("costs $450 a week", "$450")).toBe(true);
+    expect(containsKeyword("it takes 2.5 hours", "2")).toBe(false);
+    expect(containsKeyword("a ratio of 0.45", "45")).toBe(false);
+    expect(containsKeyword("done in 45s", "45")).toBe(true);
+    expect(containsKeyword("ends at 1,000.", "1,000")).toBe(true);
+  });
+
+  it("lets words inflect at the end but not at the start", () => {
+    expect(containsKeyword("after the schema changes", "schema change")).toBe(true);
+    expect(containsKeyword("the ticket was reopened", "open")).toBe(false);
+    expect(containsKeyword("the ticket is open.", "open")).toBe(true);
   });
 
   it("matches CJK keywords inside running text", () => {

@@ -16,24 +16,42 @@ function isWordChar(char: string | undefined): boolean {
   return char !== undefined && ALNUM.test(char) && !CJK.test(char);
 }
 
+const isDigit = (char: string | undefined) => char !== undefined && /\p{N}/u.test(char);
+const isSeparator = (char: string | undefined) => char === "." || char === ",";
+
+/** The match may not start inside a word or a number ("45" in "145", "open" in "reopen", "45" in "0.45"). */
+function startsClean(text: string, at: number, first: string): boolean {
+  if (!isWordChar(first)) return true;
+  const before = text[at - 1];
+  if (isWordChar(before)) return false;
+  return !(isDigit(first) && isSeparator(before) && isDigit(text[at - 2]));
+}
+
+/** A match ending in a digit may not run on into a number ("20" in "2026", "2" in "2.5"); words may inflect. */
+function endsClean(text: string, end: number, last: string): boolean {
+  if (!isDigit(last)) return true;
+  const after = text[end];
+  if (isDigit(after)) return false;
+  return !(isSeparator(after) && isDigit(text[end + 1]));
+}
+
 /**
- * True when `keyword` occurs in `text` as a whole token sequence: where the keyword starts or ends with a
- * letter or digit, the neighbouring character must not be one (so "20" does not match "2026", and "45"
- * does not match "145"). CJK characters have no word boundaries and always match.
+ * True when `keyword` occurs in `text` on token boundaries: it may not start inside a word or number, and a
+ * keyword ending in a digit may not run on into a longer number. So "20" does not match "2026" and "45" does
+ * not match "145" or "0.45", while "schema change" matches "schema changes". CJK text has no word
+ * boundaries and always matches.
  */
 export function containsKeyword(text: string, keyword: string): boolean {
   const haystack = normaliseText(text);
   const needle = normaliseText(keyword);
   if (needle === "") return false;
-  const checkStart = isWordChar(needle[0]);
-  const checkEnd = isWordChar(needle[needle.length - 1]);
+  const first = needle[0]!;
+  const last = needle[needle.length - 1]!;
   let from = 0;
   for (;;) {
     const at = haystack.indexOf(needle, from);
     if (at < 0) return false;
-    const before = at > 0 ? haystack[at - 1] : undefined;
-    const after = haystack[at + needle.length];
-    if ((!checkStart || !isWordChar(before)) && (!checkEnd || !isWordChar(after))) return true;
+    if (startsClean(haystack, at, first) && endsClean(haystack, at + needle.length, last)) return true;
     from = at + 1;
   }
 }
