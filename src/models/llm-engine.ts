@@ -1,0 +1,64 @@
+/** The LLM engine: the thinking parts of the agent loop (rewrite, route, plan, grade, answer) on real models. */
+import type { AgentEngineV1 } from "../spec/engine.js";
+import { answerFromEvidence } from "./answer.js";
+import type { CallSettings } from "./call.js";
+import { gradeEvidence } from "./grade.js";
+import { planWithTools } from "./plan.js";
+import { planWithText } from "./plan-text.js";
+import type { ResolvedModel } from "./resolve.js";
+import type { RetryPolicy, Sleep } from "./retry.js";
+import { rewriteQuestion } from "./rewrite.js";
+import { routeQuestion } from "./route.js";
+
+export interface LlmEngineOptions {
+  planner: ResolvedModel;
+  /** Defaults to the planner. */
+  grader?: ResolvedModel;
+  /** Defaults to the planner. */
+  answerer?: ResolvedModel;
+  /** Retries of a failed HTTP call (429, 5xx, dropped connection). Default 2. */
+  maxRetries?: number;
+  /** Per attempt. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Plan with the THINKING / TOOL / PARAMS text protocol even when the planner has tool calling. */
+  textProtocol?: boolean;
+  /** Back-off settings besides maxRetries (tests shorten the delays). */
+  retry?: Partial<Omit<RetryPolicy, "maxRetries">>;
+  now?: () => number;
+  sleep?: Sleep;
+}
+
+export function createLlmEngine(options: LlmEngineOptions): AgentEngineV1 {
+  const planner = options.planner;
+  const grader = options.grader ?? planner;
+  const answerer = options.answerer ?? planner;
+  const settings: CallSettings = {
+    timeoutMs: options.timeoutMs ?? 60_000,
+    retry: { ...options.retry, maxRetries: options.maxRetries ?? 2 },
+    now: options.now ?? (() => performance.now()),
+    sleep: options.sleep,
+  };
+  const textProtocol = options.textProtocol === true || !planner.supportsTools;
+  return {
+    specificationVersion: "v1",
+    name: planner.id,
+    rewrite: (question, history, ctx) =>
+      rewriteQuestion({ question, history, model: planner, signal: ctx.signal, settings }),
+    route: (state, ctx) => routeQuestion({ state, model: planner, signal: ctx.signal, settings }),
+    plan: (state, ctx) => {
+      if (state.forceAnswer) {
+        return Promise.resolve({
+          thought: "Answering now.",
+          subQuestions: state.subQuestions,
+          calls: [],
+          done: true,
+          usage: [],
+        });
+      }
+      const run = textProtocol ? planWithText : planWithTools;
+      return run({ state, model: planner, signal: ctx.signal, settings });
+    },
+    grade: (state, ctx) => gradeEvidence({ state, model: grader, signal: ctx.signal, settings }),
+    answer: (state, ctx) => answerFromEvidence({ state, model: answerer, signal: ctx.signal, settings }),
+  };
+}

@@ -1,0 +1,45 @@
+/** Zod schemas for the structured replies of router, grader and answerer (all fields required, nullable where optional). */
+import { z } from "zod";
+
+export const routeReplySchema = z.object({
+  route: z
+    .enum(["none", "rag", "agentic"])
+    .describe("none: answer without retrieval; rag: one search; agentic: several steps"),
+  reason: z.string().describe("One short sentence."),
+  reply: z.string().nullable().describe("For route none: the reply to the user. Otherwise null."),
+});
+export type RouteReply = z.infer<typeof routeReplySchema>;
+
+export const gradeReplySchema = z.object({
+  subQuestions: z.array(
+    z.object({
+      index: z.number().int().describe("The sub-question's number, from 1."),
+      coverage: z.number().describe("0..1: how much of what the sub-question needs the passages state."),
+      supporting: z.array(z.number().int()).describe("Numbers n of the passages that support the answer."),
+      missing: z.array(z.string()).describe("Facts, names or terms still missing; empty when covered."),
+    }),
+  ),
+});
+export type GradeReply = z.infer<typeof gradeReplySchema>;
+
+export const answerReplySchema = z.object({
+  status: z.enum(["answered", "partial", "refused"]),
+  claims: z.array(
+    z.object({
+      text: z.string().describe("One claim, in your words, without citation markers."),
+      citations: z
+        .array(
+          z.object({
+            n: z.number().int().describe("The passage number."),
+            quote: z.string().describe("Exact words copied from passage n that support the claim."),
+          }),
+        )
+        .describe("At least one citation per claim."),
+    }),
+  ),
+  reason: z
+    .string()
+    .nullable()
+    .describe("For partial or refused: what was searched and what is missing. Otherwise null."),
+});
+export type AnswerReply = z.infer<typeof answerReplySchema>;
