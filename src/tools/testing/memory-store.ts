@@ -1,0 +1,64 @@
+import type { DocumentRecord } from "../../spec/document.js";
+import { StoreError } from "../../spec/errors.js";
+import { allows, type Principal } from "../../spec/principal.js";
+import type { SourceInfo, SourceRecord } from "../../spec/source.js";
+import type { RunRecord, StoreV1 } from "../../spec/store.js";
+
+export interface MemoryStore extends StoreV1 {
+  readonly runs: Map<string, RunRecord>;
+}
+
+/**
+ * A tiny in-memory StoreV1 for tests of the loop and tools: sources, documents (for `getDocument`) and runs.
+ * Everything else throws, so a test that needs more says so loudly.
+ */
+export function createMemoryStore(
+  options: { sources?: SourceRecord[]; documents?: DocumentRecord[] } = {},
+): MemoryStore {
+  const sources = options.sources ?? [];
+  const documents = options.documents ?? [];
+  const runs = new Map<string, RunRecord>();
+  const readable = (principal: Principal, source: string) =>
+    sources.some((s) => s.name === source && s.tenant === principal.tenant && allows(principal, s.acl));
+  const unsupported = (what: string) => () =>
+    Promise.reject(new StoreError(`${what} is not supported by the memory store`));
+  return {
+    specificationVersion: "v1",
+    provider: "memory",
+    runs,
+    putSource: unsupported("putSource"),
+    async listSources(principal) {
+      return sources
+        .filter((s) => readable(principal, s.name))
+        .map((s): SourceInfo => ({ ...s, documents: documents.filter((d) => d.source === s.name).length, chunks: 0 }));
+    },
+    removeSource: unsupported("removeSource"),
+    documentHashes: unsupported("documentHashes"),
+    writeDocuments: unsupported("writeDocuments"),
+    removeDocuments: unsupported("removeDocuments"),
+    async getDocument(docId, principal) {
+      const doc = documents.find((d) => d.id === docId && d.tenant === principal.tenant);
+      if (doc === undefined || !readable(principal, doc.source) || !allows(principal, doc.acl)) return undefined;
+      return doc;
+    },
+    getChunks: unsupported("getChunks"),
+    keywordSearch: unsupported("keywordSearch"),
+    vectorSearch: unsupported("vectorSearch"),
+    writeTable: unsupported("writeTable"),
+    querySql: unsupported("querySql"),
+    embedderInfo: async () => undefined,
+    setEmbedderInfo: unsupported("setEmbedderInfo"),
+    cachedEmbeddings: async () => new Map(),
+    cacheEmbeddings: unsupported("cacheEmbeddings"),
+    async saveRun(run) {
+      runs.set(run.runId, structuredClone(run));
+    },
+    async getRun(runId, principal) {
+      const run = runs.get(runId);
+      return run && run.tenant === principal.tenant ? run : undefined;
+    },
+    appendTurns: unsupported("appendTurns"),
+    getTurns: async () => [],
+    close: async () => {},
+  };
+}
