@@ -20,6 +20,8 @@ export interface ResolvedModel {
   model: LanguageModel;
   /** Native tool calling; when false the engine uses the text protocol. */
   supportsTools: boolean;
+  /** The API accepts a JSON Schema for structured replies; otherwise the schema goes in the prompt. */
+  structuredOutputs: boolean;
   pricing: ModelPricing;
 }
 
@@ -131,6 +133,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
     modelId,
     model,
     supportsTools: options.supportsTools ?? entry?.supportsTools ?? true,
+    structuredOutputs: provider === "openai-compatible" ? (entry?.structuredOutputs ?? false) : true,
     pricing: lookupPricing({ id, override: options.pricing ?? entry?.pricing }),
   };
 }

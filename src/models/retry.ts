@@ -72,7 +72,7 @@ export function isRetryable(error: unknown): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500 || api.isRetryable;
 }
 
-/** Runs `run`, retrying retryable failures; the last failure is thrown as is. */
+/** Runs `run`, retrying retryable failures; the last failure is thrown as is, an abort as its reason. */
 export async function withRetry<T>(options: {
   run: (attempt: number) => Promise<T>;
   policy?: Partial<RetryPolicy>;
@@ -87,7 +87,8 @@ export async function withRetry<T>(options: {
     try {
       return await options.run(attempt);
     } catch (error) {
-      if (options.signal?.aborted || attempt >= policy.maxRetries || !isRetryable(error)) throw error;
+      if (options.signal?.aborted) throw options.signal.reason ?? error;
+      if (attempt >= policy.maxRetries || !isRetryable(error)) throw error;
       const asked = retryAfterMs({ error });
       if (asked !== undefined && asked > policy.maxRetryAfterMs) throw error;
       const backoff = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** attempt);

@@ -70,16 +70,20 @@ export async function generateStructured<T>(options: {
       settings: options.settings,
       run: async (abortSignal): Promise<Attempt<T>> => {
         try {
+          // Without schema support the schema is in the prompt and the reply is validated here.
+          const output = model.structuredOutputs ? Output.object({ schema, name: options.name }) : Output.json();
           const r = await generateText({
             model: model.model,
             system: prompt.system,
             messages,
-            output: Output.object({ schema, name: options.name }),
+            output,
             maxRetries: 0,
             abortSignal,
           });
-          const output = NoOutputGeneratedError.isInstance(safeOutput(r)) ? undefined : (r.output as T);
-          if (output !== undefined) return { ok: true, value: output, usage: r.usage };
+          const value = safeOutput(r);
+          if (value === undefined || NoOutputGeneratedError.isInstance(value)) return fromText(r.text, r.usage);
+          const checked = schema.safeParse(value);
+          if (checked.success) return { ok: true, value: checked.data, usage: r.usage };
           return fromText(r.text, r.usage);
         } catch (error) {
           if (NoObjectGeneratedError.isInstance(error)) return fromText(error.text ?? "", error.usage);
