@@ -3,11 +3,11 @@
  * with a reason when the evidence does not answer the question. With no evidence at all it refuses without
  * calling the model.
  */
-import type { AgentState, DraftAnswer, WithUsage } from "../spec/engine.js";
+import type { AgentState, DraftAnswer, LlmUsage, WithUsage } from "../spec/engine.js";
 import type { CallSettings } from "./call.js";
 import { answererPrompt, noEvidenceReason } from "./prompts.js";
 import type { ResolvedModel } from "./resolve.js";
-import { answerReplySchema } from "./schemas.js";
+import { type AnswerReply, answerReplySchema } from "./schemas.js";
 import { generateStructured } from "./structured.js";
 
 export async function answerFromEvidence(options: {
@@ -17,9 +17,8 @@ export async function answerFromEvidence(options: {
   settings: CallSettings;
 }): Promise<WithUsage<DraftAnswer>> {
   const { state } = options;
-  if (state.evidence.length === 0 && !state.calls.some((c) => c.rows?.length)) {
-    return { status: "refused", claims: [], reason: noEvidenceReason(state), usage: [] };
-  }
+  const nothing = noEvidenceAnswer(state);
+  if (nothing) return nothing;
   const { value, usage } = await generateStructured({
     role: "answerer",
     model: options.model,
@@ -30,6 +29,11 @@ export async function answerFromEvidence(options: {
     signal: options.signal,
     settings: options.settings,
   });
+  return toDraftAnswer(value, usage);
+}
+
+/** A validated answerer reply as a DraftAnswer: empty claims dropped, "answered" without claims is a refusal. */
+export function toDraftAnswer(value: AnswerReply, usage: LlmUsage[]): WithUsage<DraftAnswer> {
   const claims = value.claims
     .map((c) => ({
       text: c.text.trim(),
@@ -43,4 +47,10 @@ export async function answerFromEvidence(options: {
   const reason =
     value.reason?.trim() || (status === "answered" ? undefined : "The passages found do not answer the question.");
   return { status, claims, ...(reason ? { reason } : {}), usage };
+}
+
+/** The answer when nothing at all was found: a refusal, without a model call. */
+export function noEvidenceAnswer(state: AgentState): WithUsage<DraftAnswer> | undefined {
+  if (state.evidence.length > 0 || state.calls.some((c) => c.rows?.length)) return undefined;
+  return { status: "refused", claims: [], reason: noEvidenceReason(state), usage: [] };
 }

@@ -77,26 +77,41 @@ export async function callModel<R extends { usage?: TokenCounts | undefined }>(o
     });
     return { result, usage: usageEntry({ role, model, tokens: result.usage, ms: settings.now() - started }) };
   } catch (error) {
-    if (signal.aborted) throw signal.reason ?? error;
-    const context = { role, model: model.id };
-    if (timedOut) {
-      throw new UpstreamError(`${role} call to ${model.id} timed out after ${settings.timeoutMs} ms`, {
-        cause: error,
-        context: { ...context, timeoutMs: settings.timeoutMs },
-      });
-    }
-    const status = errorStatus(error);
-    if (status !== undefined || isRetryable(error)) {
-      throw new UpstreamError(
-        `${role} call to ${model.id} failed${status ? ` (HTTP ${status})` : ""}: ${describe(error)}`,
-        {
-          status,
-          retryAfterMs: retryAfterMs({ error }),
-          cause: error,
-          context,
-        },
-      );
-    }
-    throw error;
+    throw typedCallError({ error, role, model, signal, timedOutAfterMs: timedOut ? settings.timeoutMs : undefined });
   }
+}
+
+/**
+ * The error a failed call surfaces: the caller's abort reason as is; a timeout or an HTTP / network failure
+ * as UpstreamError (with status and Retry-After); anything else unchanged.
+ */
+export function typedCallError(options: {
+  error: unknown;
+  role: LlmRole;
+  model: ResolvedModel;
+  signal: AbortSignal;
+  timedOutAfterMs?: number;
+}): unknown {
+  const { error, role, model, signal } = options;
+  if (signal.aborted) return signal.reason ?? error;
+  const context = { role, model: model.id };
+  if (options.timedOutAfterMs !== undefined) {
+    return new UpstreamError(`${role} call to ${model.id} timed out after ${options.timedOutAfterMs} ms`, {
+      cause: error,
+      context: { ...context, timeoutMs: options.timedOutAfterMs },
+    });
+  }
+  const status = errorStatus(error);
+  if (status !== undefined || isRetryable(error)) {
+    return new UpstreamError(
+      `${role} call to ${model.id} failed${status ? ` (HTTP ${status})` : ""}: ${describe(error)}`,
+      {
+        status,
+        retryAfterMs: retryAfterMs({ error }),
+        cause: error,
+        context,
+      },
+    );
+  }
+  return error;
 }

@@ -1,5 +1,6 @@
-export { answerFromEvidence } from "./answer.js";
-export { type CallSettings, callModel, type LlmRole, type TokenCounts, usageEntry } from "./call.js";
+export { answerFromEvidence, noEvidenceAnswer, toDraftAnswer } from "./answer.js";
+export { type AnswerStream, partialClaimsText, streamAnswer } from "./answer-stream.js";
+export { type CallSettings, callModel, type LlmRole, type TokenCounts, typedCallError, usageEntry } from "./call.js";
 export {
   DEFAULT_CONFIG_FILE,
   loadModelsConfig,
@@ -9,7 +10,7 @@ export {
 } from "./config.js";
 export { ModelOutputError } from "./errors.js";
 export { coverageThreshold, gradeEvidence } from "./grade.js";
-export { createLlmEngine, type LlmEngineOptions } from "./llm-engine.js";
+export { createLlmEngine, type LlmEngine, type LlmEngineOptions } from "./llm-engine.js";
 export { planWithTools } from "./plan.js";
 export { planWithText } from "./plan-text.js";
 export { callCost, lookupPricing, type ModelPricing, PRICE_TABLE, type PriceOverride } from "./pricing.js";

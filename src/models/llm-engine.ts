@@ -1,6 +1,7 @@
 /** The LLM engine: the thinking parts of the agent loop (rewrite, route, plan, grade, answer) on real models. */
-import type { AgentEngineV1 } from "../spec/engine.js";
+import type { AgentEngineV1, AgentState, EngineContext } from "../spec/engine.js";
 import { answerFromEvidence } from "./answer.js";
+import { type AnswerStream, streamAnswer } from "./answer-stream.js";
 import type { CallSettings } from "./call.js";
 import { gradeEvidence } from "./grade.js";
 import { planWithTools } from "./plan.js";
@@ -28,7 +29,12 @@ export interface LlmEngineOptions {
   sleep?: Sleep;
 }
 
-export function createLlmEngine(options: LlmEngineOptions): AgentEngineV1 {
+/** The v1 engine plus a streamed answer (claim text as deltas, then the validated answer). */
+export interface LlmEngine extends AgentEngineV1 {
+  answerStream(state: AgentState, ctx: EngineContext): AnswerStream;
+}
+
+export function createLlmEngine(options: LlmEngineOptions): LlmEngine {
   const planner = options.planner;
   const grader = options.grader ?? planner;
   const answerer = options.answerer ?? planner;
@@ -60,5 +66,6 @@ export function createLlmEngine(options: LlmEngineOptions): AgentEngineV1 {
     },
     grade: (state, ctx) => gradeEvidence({ state, model: grader, signal: ctx.signal, settings }),
     answer: (state, ctx) => answerFromEvidence({ state, model: answerer, signal: ctx.signal, settings }),
+    answerStream: (state, ctx) => streamAnswer({ state, model: answerer, signal: ctx.signal, settings }),
   };
 }
