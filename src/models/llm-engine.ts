@@ -1,5 +1,6 @@
 /** The LLM engine: the thinking parts of the agent loop (rewrite, route, plan, grade, answer) on real models. */
 import type { AgentEngineV1, AgentState, EngineContext } from "../spec/engine.js";
+import { UpstreamError } from "../spec/errors.js";
 import { answerFromEvidence } from "./answer.js";
 import { type AnswerStream, streamAnswer } from "./answer-stream.js";
 import type { CallSettings } from "./call.js";
@@ -29,6 +30,11 @@ export interface LlmEngineOptions {
   sleep?: Sleep;
 }
 
+function rejectsTools(model: ResolvedModel, error: unknown): boolean {
+  const local = model.provider === "ollama" || model.provider === "openai-compatible";
+  return local && error instanceof UpstreamError && error.status === 400;
+}
+
 /** The v1 engine plus a streamed answer (claim text as deltas, then the validated answer). */
 export interface LlmEngine extends AgentEngineV1 {
   answerStream(state: AgentState, ctx: EngineContext): AnswerStream;
@@ -44,7 +50,18 @@ export function createLlmEngine(options: LlmEngineOptions): LlmEngine {
     now: options.now ?? (() => performance.now()),
     sleep: options.sleep,
   };
-  const textProtocol = options.textProtocol === true || !planner.supportsTools;
+  let textProtocol = options.textProtocol === true || !planner.supportsTools;
+  const plan = async (state: AgentState, ctx: EngineContext) => {
+    if (textProtocol) return planWithText({ state, model: planner, signal: ctx.signal, settings });
+    try {
+      return await planWithTools({ state, model: planner, signal: ctx.signal, settings });
+    } catch (error) {
+      // A local server whose model has no tool calling rejects the request (400): plan with text from now on.
+      if (!rejectsTools(planner, error)) throw error;
+      textProtocol = true;
+      return planWithText({ state, model: planner, signal: ctx.signal, settings });
+    }
+  };
   return {
     specificationVersion: "v1",
     name: planner.id,
@@ -61,8 +78,7 @@ export function createLlmEngine(options: LlmEngineOptions): LlmEngine {
           usage: [],
         });
       }
-      const run = textProtocol ? planWithText : planWithTools;
-      return run({ state, model: planner, signal: ctx.signal, settings });
+      return plan(state, ctx);
     },
     grade: (state, ctx) => gradeEvidence({ state, model: grader, signal: ctx.signal, settings }),
     answer: (state, ctx) => answerFromEvidence({ state, model: answerer, signal: ctx.signal, settings }),

@@ -102,3 +102,39 @@ describe("text-protocol planning over HTTP", () => {
     expect(request(0).tools).toBeUndefined();
   });
 });
+
+describe("falling back from native tool calling", () => {
+  it("switches a local model to the text protocol when its server rejects tools", async () => {
+    const planner = resolveModel({ spec: "openai-compatible:gemma", baseUrl: `${server.url}/v1`, env: {} });
+    const e = createLlmEngine({ planner, maxRetries: 0 });
+    server.push(
+      { status: 400, json: { error: { message: "registry.ollama.ai/library/gemma does not support tools" } } },
+      reply('TOOL: search\nPARAMS: {"query": "refund", "corpus": "handbook"}'),
+      reply("THINKING: enough\nANSWER"),
+    );
+    const first = await e.plan(makeState(), ctx);
+    expect(first.calls).toEqual([{ tool: "search", args: { query: "refund", corpus: "handbook" } }]);
+    expect(request(0).tools).toBeDefined();
+    expect(request(1).tools).toBeUndefined();
+    // Sticky: the next step goes straight to the text protocol.
+    expect((await e.plan(makeState({ step: 2 }), ctx)).done).toBe(true);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not hide a 400 from a hosted provider", async () => {
+    const planner = resolveModel({
+      spec: "openai:gpt-4o-mini",
+      baseUrl: `${server.url}/v1`,
+      env: { OPENAI_API_KEY: "k" },
+    });
+    server.push({
+      status: 400,
+      json: { error: { message: "Invalid schema for function 'search'", type: "invalid_request_error" } },
+    });
+    const error = await createLlmEngine({ planner, maxRetries: 0 })
+      .plan(makeState(), ctx)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "UpstreamError", status: 400 });
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -182,7 +182,7 @@ export function answererPrompt(state: AgentState): PromptParts {
       FENCE_RULE,
       "Write the answer as a list of claims. Cite every claim: for each citation give the passage number n and a quote copied",
       "exactly, character for character, from passage n (a short span of a few words to one sentence; do not paraphrase or join",
-      "separate spans). A claim without a supporting quote must be left out.",
+      "separate spans; leave out any [quoted] prefix). A claim without a supporting quote must be left out.",
       "status: answered when the passages answer the whole question; partial when they answer only part of it (say in reason",
       "what is missing); refused when they do not answer it at all (claims empty, reason says what was searched and what is missing).",
       "Passages that merely mention the topic are not evidence for a claim they do not state.",
