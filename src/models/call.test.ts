@@ -76,8 +76,10 @@ describe("model calls over HTTP: retries, timeouts, typed failures", () => {
   });
 
   it("does not retry a client error", async () => {
-    server.push(chatError(400, "bad request: tools not supported"), searchCall);
-    const error = await plan(engine()).catch((e: unknown) => e);
+    server.push(chatError(400, "bad request: unknown parameter"), searchCall);
+    const error = await engine()
+      .route(makeState(), { signal: new AbortController().signal })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "UpstreamError", status: 400 });
     expect(server.requests).toHaveLength(1);
   });
