@@ -1,0 +1,199 @@
+import { findPhrase, type Hit } from "./mask.js";
+import { loosen } from "./profile.js";
+import type { Scan, VerbHit } from "./scan.js";
+import { ident, literal } from "./sql-text.js";
+import type { ColumnProfile, SqlCondition } from "./types.js";
+
+const UNIT_DAYS: Record<string, number> = { hour: 1 / 24, day: 1, week: 7, month: 30 };
+const DURATION =
+  /\b(more than|longer than|over|at least|less than|fewer than|shorter than|under|within|at most)\s+(\d+(?:\.\d+)?)\s+(hour|day|week|month)s?\b/g;
+const OPERATORS: [RegExp, string][] = [
+  [/^(?:more than|longer than|greater than|over|above|>)$/, ">"],
+  [/^(?:at least|>=)$/, ">="],
+  [/^(?:less than|fewer than|shorter than|under|below|<)$/, "<"],
+  [/^(?:within|at most|<=)$/, "<="],
+  [/^(?:exactly|equal to|=)$/, "="],
+];
+const OP_WORDS =
+  "more than|longer than|greater than|over|above|at least|less than|fewer than|shorter than|under|below|within|at most|exactly|equal to|>=|<=|>|<|=";
+
+function operator(words: string): string | undefined {
+  return OPERATORS.find(([re]) => re.test(words))?.[1];
+}
+
+/** Days from one date column to another, as SQL. */
+export function daysBetween(start: ColumnProfile, end: ColumnProfile): string {
+  return `julianday(${ident(end.name)}) - julianday(${ident(start.name)})`;
+}
+
+/** The span from the start date column to the end one the question's verbs point at (`took 5 days to resolve`). */
+export function durationColumns(
+  scan: Scan,
+  verbs: readonly VerbHit[],
+  rangeColumns: ReadonlySet<string>,
+): { start: ColumnProfile; end: ColumnProfile; verbs: VerbHit[] } | undefined {
+  const dates = scan.columns.filter((c) => c.dateLike);
+  if (dates.length < 2) return undefined;
+  const candidates = verbs.filter((v) => !rangeColumns.has(v.column.name));
+  const infinitive = candidates.find((v) => /\bto\s+$/.test(scan.text.slice(Math.max(0, v.from - 4), v.from)));
+  const distinct = [...new Set(candidates.map((v) => v.column))];
+  const end = infinitive?.column ?? (distinct.length === 1 ? distinct[0] : undefined) ?? dates[1];
+  if (end === undefined) return undefined;
+  const start =
+    dates.find((c) => c !== end && rangeColumns.has(c.name)) ?? dates.find((c) => c !== end && c !== undefined);
+  if (start === undefined) return undefined;
+  return { start, end, verbs: candidates.filter((v) => v.column === end || v.column === start) };
+}
+
+/** `took more than 5 days to resolve`: the time between two date columns, compared with a number. */
+export function durationConditions(
+  scan: Scan,
+  verbs: readonly VerbHit[],
+  rangeColumns: ReadonlySet<string>,
+): SqlCondition[] | undefined {
+  const matches = [...scan.text.matchAll(DURATION)];
+  if (matches.length === 0) return [];
+  const span = durationColumns(scan, verbs, rangeColumns);
+  if (span === undefined) return undefined;
+  const out: SqlCondition[] = [];
+  for (const m of matches) {
+    const op = operator(m[1]!);
+    const days = Number(m[2]) * (UNIT_DAYS[m[3]!] ?? 1);
+    if (op === undefined) return undefined;
+    const sql = `${ident(span.end.name)} IS NOT NULL AND ${daysBetween(span.start, span.end)} ${op} ${days}`;
+    if (!out.some((c) => c.sql === sql)) {
+      out.push({ sql, label: `${span.end.name} ${m[1]} ${m[2]} ${m[3]}(s) after ${span.start.name}` });
+    }
+    scan.mask.take(m.index ?? 0, (m.index ?? 0) + m[0].length);
+  }
+  for (const verb of span.verbs) scan.mask.take(verb.from, verb.to);
+  return out;
+}
+
+/** `unresolved`, `not yet resolved`: the date column of that verb is empty. */
+export function missingDateConditions(scan: Scan, verbs: readonly VerbHit[]): SqlCondition[] {
+  const out: SqlCondition[] = [];
+  for (const verb of verbs) {
+    const prefix = /(?:\b(?:not|never)\s+(?:yet\s+|been\s+|being\s+)?)$/.exec(
+      scan.text.slice(Math.max(0, verb.from - 16), verb.from),
+    );
+    const un =
+      scan.text.slice(Math.max(0, verb.from - 2), verb.from) === "un" && !/\p{L}/u.test(scan.text[verb.from - 3] ?? "");
+    if (!prefix && !un) continue;
+    // `unresolved` is one word: the hit then starts after `un`.
+    const from = un ? verb.from - 2 : verb.from - (prefix?.[0].length ?? 0);
+    if (!scan.mask.free(from, verb.to)) continue;
+    scan.mask.take(from, verb.to);
+    const sql = `${ident(verb.column.name)} IS NULL`;
+    if (!out.some((c) => c.sql === sql)) out.push({ sql, label: `no ${verb.column.name}` });
+  }
+  return out;
+}
+
+/** `amount over 100`, `more than 3 items`: a numeric column compared with a number. */
+export function comparisonConditions(scan: Scan): SqlCondition[] {
+  const out: SqlCondition[] = [];
+  for (const column of scan.columns) {
+    if (!column.numeric) continue;
+    for (const alias of column.aliases) {
+      const a = alias.replace(/\s+/g, "\\s+");
+      const patterns = [
+        new RegExp(`\\b${a}\\s+(?:is\\s+|was\\s+|of\\s+)?(${OP_WORDS})\\s*(-?\\d+(?:\\.\\d+)?)`, "g"),
+        new RegExp(`(?<![\\p{L}])(${OP_WORDS})\\s*(-?\\d+(?:\\.\\d+)?)\\s+${a}\\b`, "gu"),
+      ];
+      for (const re of patterns) {
+        for (const m of scan.loose.matchAll(re)) {
+          const from = m.index ?? 0;
+          const to = from + m[0].length;
+          const op = operator(m[1]!);
+          if (op === undefined || !scan.mask.free(from, to)) continue;
+          scan.mask.take(from, to);
+          out.push({ sql: `${ident(column.name)} ${op} ${Number(m[2])}`, label: `${column.name} ${op} ${m[2]}` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+interface ValueHit extends Hit {
+  column: ColumnProfile;
+  value: string;
+  negated: boolean;
+}
+
+/** Columns whose name the question mentions. */
+export function mentionedColumns(scan: Scan): Set<ColumnProfile> {
+  return new Set(scan.columns.filter((c) => c.aliases.some((a) => findPhrase(scan.loose, a).length > 0)));
+}
+
+/**
+ * Sample values the question names (`sev2`, `open or in_progress`, `payout-scheduler`): one condition per
+ * column, `=` for one value and `IN` for several; `not X` or `excluding X` makes it `NOT IN`.
+ */
+export function valueConditions(scan: Scan, nouns: readonly string[]): SqlCondition[] {
+  const named = mentionedColumns(scan);
+  const hits: ValueHit[] = [];
+  const candidates = scan.columns.flatMap((column) =>
+    column.values
+      .filter((v) => /\p{L}/u.test(v) && v.trim().length >= 2 && !nouns.includes(loosen(v)))
+      .map((value) => ({ column, value })),
+  );
+  candidates.sort(
+    (a, b) => b.value.length - a.value.length || Number(named.has(b.column)) - Number(named.has(a.column)),
+  );
+  for (const { column, value } of candidates) {
+    for (const hit of findPhrase(scan.loose, loosen(value).trim())) {
+      if (!scan.mask.free(hit.from, hit.to)) continue;
+      const negation = /\b(?:not|non|excluding|except|other than|besides)\s+$/.exec(
+        scan.loose.slice(Math.max(0, hit.from - 12), hit.from),
+      );
+      const from = negation ? hit.from - negation[0].length : hit.from;
+      scan.mask.take(from, hit.to);
+      hits.push({ column, value, negated: negation !== null, from, to: hit.to });
+    }
+  }
+  const out: SqlCondition[] = [];
+  for (const column of scan.columns) {
+    for (const negated of [false, true]) {
+      const values = [...new Set(hits.filter((h) => h.column === column && h.negated === negated).map((h) => h.value))];
+      if (values.length === 0) continue;
+      const name = ident(column.name);
+      const list = values.map(literal).join(", ");
+      const sql =
+        values.length === 1
+          ? `${name} ${negated ? "<>" : "="} ${list}`
+          : `${name} ${negated ? "NOT IN" : "IN"} (${list})`;
+      const label =
+        values.length === 1
+          ? `${column.name} ${negated ? "<>" : "="} ${list}`
+          : `${column.name} ${negated ? "not in" : "in"} (${list})`;
+      out.push({ sql, label });
+    }
+  }
+  return out;
+}
+
+/** `merchant m_73273`, `merchant_id "m_1"`: an identifier-like value right after a column's name. */
+export function identifierConditions(scan: Scan): SqlCondition[] {
+  const out: SqlCondition[] = [];
+  for (const column of scan.columns) {
+    if (column.numeric || column.dateLike || column.values.length > 0) continue;
+    for (const alias of column.aliases) {
+      const a = alias.replace(/\s+/g, "[\\s_-]+");
+      const re = new RegExp(`\\b${a}\\s+(?:=\\s*)?(?:'([^']+)'|"([^"]+)"|([\\p{L}\\p{N}][\\w.-]*\\d[\\w.-]*))`, "gu");
+      for (const m of scan.text.matchAll(re)) {
+        const from = m.index ?? 0;
+        const to = from + m[0].length;
+        if (!scan.mask.free(from, to)) continue;
+        scan.mask.take(from, to);
+        const value = (m[1] ?? m[2] ?? m[3] ?? "").replace(/[.,;:!?]+$/, "");
+        out.push({
+          sql: `${ident(column.name)} = ${literal(value)} COLLATE NOCASE`,
+          label: `${column.name} = ${literal(value)}`,
+        });
+      }
+    }
+  }
+  return out;
+}

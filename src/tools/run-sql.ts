@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { guardSql } from "../safety/sql-guard.js";
+import { SqlRejectedError } from "../spec/errors.js";
+import type { Passage } from "../spec/passage.js";
+import type { ToolResult } from "../spec/tool-result.js";
+import { type AnyTool, defineTool, type ToolContext } from "./define-tool.js";
+import { describeTableTool } from "./describe-table.js";
+import { listTablesTool, noSuchTable, type ReadableTable, ROW_ID_COLUMN, readableTables } from "./list-tables.js";
+
+export const DEFAULT_SQL_ROWS = 200;
+export const MAX_SQL_ROWS = 1000;
+/** How many returned rows come back as passages to cite. */
+export const MAX_ROW_PASSAGES = 10;
+/** Below the executor's own time limit, so a slow query ends as a readable timeout. */
+const SQL_TIMEOUT_MS = 5000;
+
+export const runSqlInput = z.object({
+  sql: z
+    .string()
+    .trim()
+    .min(1, "sql must not be empty")
+    .describe(
+      `One read-only SELECT (or WITH ... SELECT) over the tables list_tables shows. Each table has a ${ROW_ID_COLUMN} ` +
+        "column with the row's citable id: select it to get the rows as passages.",
+    ),
+  maxRows: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SQL_ROWS)
+    .default(DEFAULT_SQL_ROWS)
+    .describe(`Most rows to return, 1..${MAX_SQL_ROWS}.`),
+});
+
+/** The row documents of the first returned row ids, as passages the answer can cite. */
+export async function rowPassages(
+  ids: readonly string[],
+  ctx: Pick<ToolContext, "store" | "principal">,
+): Promise<Passage[]> {
+  const out: Passage[] = [];
+  for (const id of ids) {
+    // A table ingested from `dir/file.csv` may carry that path in `_id` while its documents are `file.csv#key`.
+    const doc =
+      (await ctx.store.getDocument(id, ctx.principal)) ??
+      (id.includes("/") ? await ctx.store.getDocument(id.replace(/^.*\/(?=[^/]*#)/, ""), ctx.principal) : undefined);
+    if (doc === undefined) continue;
+    // A row is one chunk; if it was split, the passage is the whole row under the row id itself.
+    const [chunk] = await ctx.store.getChunks([`${doc.id}::0`], ctx.principal);
+    const whole = chunk !== undefined && chunk.text === doc.text;
+    const passage: Passage = {
+      id: whole ? chunk.id : doc.id,
+      docId: doc.id,
+      source: doc.source,
+      title: doc.title,
+      text: doc.text,
+      score: 1,
+    };
+    if (doc.updatedAt !== undefined) passage.updatedAt = doc.updatedAt;
+    out.push(passage);
+  }
+  return out;
+}
+
+function rejection(error: SqlRejectedError, tables: readonly ReadableTable[]): ToolResult {
+  const reason = error.context.reason;
+  const missing = /no such table: ([^\s;,)]+)/i.exec(error.message)?.[1]?.replace(/[.]+$/, "");
+  if (missing !== undefined) return { status: "error", hint: noSuchTable(missing.replace(/^main\./, ""), tables) };
+  if (reason === "timeout") return { status: "timeout", hint: error.message };
+  if (reason === "invalid" || reason === "failed") {
+    const columns = tables.map((t) => `${t.name}(${t.columns.map((c) => c.name).join(", ")}, ${ROW_ID_COLUMN})`);
+    return {
+      status: "error",
+      hint: `${error.message.replace(/\s*Tables you may query:.*$/s, "")} Tables: ${columns.join("; ")}`,
+    };
+  }
+  return { status: "error", hint: `read-only: ${error.message}` };
+}
+
+/** `run_sql`: one read-only SELECT over the table sources the principal may read. */
+export const runSqlTool = defineTool({
+  name: "run_sql",
+  description:
+    "Run one read-only SQL SELECT over the table sources (see list_tables, describe_table) for counts, sums, " +
+    `averages, grouping and filtering. Returns up to ${DEFAULT_SQL_ROWS} rows; rows with ${ROW_ID_COLUMN} also come ` +
+    "back as citable passages.",
+  inputSchema: runSqlInput,
+  parallelSafe: true,
+  async execute(args, ctx) {
+    let sql: string;
+    try {
+      sql = guardSql(args.sql);
+    } catch (error) {
+      if (error instanceof SqlRejectedError) return { status: "error", hint: `read-only: ${error.message}` };
+      throw error;
+    }
+    const tables = await readableTables(ctx);
+    let result: Awaited<ReturnType<typeof ctx.store.querySql>>;
+    try {
+      result = await ctx.store.querySql(sql, ctx.principal, { maxRows: args.maxRows, timeoutMs: SQL_TIMEOUT_MS });
+    } catch (error) {
+      if (error instanceof SqlRejectedError) return rejection(error, tables);
+      throw error;
+    }
+    const ids = [
+      ...new Set(result.rows.map((r) => r[ROW_ID_COLUMN]).filter((id): id is string => typeof id === "string")),
+    ];
+    const passages = await rowPassages(ids.slice(0, MAX_ROW_PASSAGES), ctx);
+    const notes: string[] = [];
+    if (result.truncated) {
+      notes.push(
+        `truncated: showing the first ${args.maxRows} rows; aggregate (COUNT, GROUP BY) or narrow with WHERE to see the rest`,
+      );
+    }
+    if (ids.length > MAX_ROW_PASSAGES) notes.push(`passages for the first ${MAX_ROW_PASSAGES} of ${ids.length} rows`);
+    if (result.rows.length === 0) {
+      return {
+        status: "no_results",
+        rows: [],
+        hint: "the query returned no rows; check the values and date formats with describe_table",
+      };
+    }
+    const out: ToolResult = { status: "ok", rows: result.rows, passages };
+    if (notes.length > 0) out.hint = notes.join("; ");
+    return out;
+  },
+});
+
+/** The SQL tools, for `createToolset({ sources, tools: sqlTools })`. */
+export const sqlTools: AnyTool[] = [listTablesTool, describeTableTool, runSqlTool] as AnyTool[];
