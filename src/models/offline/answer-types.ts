@@ -4,11 +4,25 @@ const MONTH =
   /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
 const WEEKDAY = /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b/i;
 
-/** Does this text contain the kind of thing the question asks for? */
-export function hasAnswerType(text: string, type: AnswerType): boolean {
+/** Last words that make a capitalised phrase an organisation, place or thing rather than a person. */
+const NOT_PERSON =
+  /\b(?:team|service|gateway|scheduler|station|stand|store|inc|ltd|llc|company|corp|group|department|university|college|school|project|api|policy|bank|committee|council|agency|office|center|centre|river|city|county|state|street|airport|band|records|league|club|system|platform|engine|desk|queue|dashboard)s?$/i;
+
+const NAME = /\b\p{Lu}\p{Ll}+(?:[ -]\p{Lu}[\p{Ll}'’-]+)+\b/gu;
+
+/**
+ * Does this text contain the kind of thing the question asks for? Names already in `known` (the question,
+ * the query that found the text) do not count as an answer to "who".
+ */
+export function hasAnswerType(text: string, type: AnswerType, known = ""): boolean {
   switch (type) {
-    case "person":
-      return /\b\p{Lu}\p{Ll}+(?:[ -]\p{Lu}[\p{Ll}'’-]+)+\b/u.test(text) || /\p{Script=Han}{2,4}/u.test(text);
+    case "person": {
+      const lowerKnown = known.toLowerCase();
+      const fresh = [...text.matchAll(NAME)].some(
+        (m) => !NOT_PERSON.test(m[0]) && !m[0].split(/[ -]/).some((w) => lowerKnown.includes(w.toLowerCase())),
+      );
+      return fresh || /\p{Script=Han}{2,4}/u.test(text);
+    }
     case "date":
       return /\b\d{4}-\d{2}-\d{2}\b|\b(?:1[5-9]|20)\d{2}\b/.test(text) || MONTH.test(text) || WEEKDAY.test(text);
     case "number":

@@ -5,7 +5,7 @@ import { queryTerms } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import { mentions } from "./entities.js";
-import { callsForPart, passagesOf, unitsOf } from "./evidence-view.js";
+import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
 
 interface Candidate {
@@ -15,6 +15,8 @@ interface Candidate {
   title: string;
   score: number;
   context: string;
+  /** Title, section and text of the whole passage. */
+  passageText: string;
 }
 
 /** Makes a quoted line readable: table pipes become "a: b", list and heading marks go. */
@@ -40,10 +42,17 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
         const onCall = coverage(asked, have);
         const onPart = coverage(part.terms, have);
         if (onCall === 0 && onPart === 0) continue;
-        const typed = hasAnswerType(unit.text, part.answerType) ? 1 : 0;
+        const typed = hasAnswerType(
+          unit.text,
+          part.answerType,
+          `${state.standaloneQuestion} ${String(record.call.args.query ?? "")}`,
+        )
+          ? 1
+          : 0;
         const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
-        const score = 0.5 * onCall + 0.5 * onPart + 0.25 * typed + 0.15 * entity + 0.1 * passage.score;
-        out.push({ n, step: record.step, quote: unit.text, title, score, context });
+        const head = part.chain ? coverage(part.head, have) : 0;
+        const score = 0.5 * onCall + 0.5 * onPart + 0.4 * head + 0.25 * typed + 0.15 * entity + 0.1 * passage.score;
+        out.push({ n, step: record.step, quote: unit.text, title, score, context, passageText: fullText(passage) });
       }
     }
   }
@@ -53,9 +62,17 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
 function pick(part: QuestionPart, all: Candidate[]): Candidate[] {
   if (all.length === 0) return [];
   if (part.chain) {
-    // One sentence per hop, in hop order: the chain of facts that leads to the answer.
+    // One sentence per hop, in hop order: the chain of facts that leads to the answer. The first hop's
+    // sentence should name where the chain starts (the question's entities); later hops add new sentences.
     const steps = [...new Set(all.map((c) => c.step))].sort((a, b) => a - b);
-    return steps.map((s) => all.find((c) => c.step === s)!).filter(Boolean);
+    const chosen: Candidate[] = [];
+    for (const [i, step] of steps.entries()) {
+      const inStep = all.filter((c) => c.step === step);
+      const anchored = i === 0 ? inStep.find((c) => part.entities.some((e) => mentions(c.quote, e))) : undefined;
+      const best = anchored ?? inStep[0];
+      if (best && !chosen.some((x) => x.quote === best.quote)) chosen.push(best);
+    }
+    return chosen;
   }
   const first = all[0]!;
   const chosen = [first];
@@ -87,8 +104,8 @@ export function answerFromEvidence(state: AgentState, parts: QuestionPart[], set
     const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);
     const chosen = pick(part, candidates(state, part, index));
     const text = chosen.map((c) => c.context).join(" ");
-    const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.context, e)));
-    const typed = chosen.some((c) => hasAnswerType(c.quote, part.answerType));
+    const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
+    const typed = chosen.some((c) => hasAnswerType(c.quote, part.answerType, state.standaloneQuestion));
     const enough = coverage(part.terms, text) >= settings.minAnswerCoverage;
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
     if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {

@@ -28,15 +28,38 @@ export interface Unit {
   end: number;
 }
 
+const BLOCK_LINE = /^\s*(?:[|#>]|[-*+]\s|\d+[.)]\s)/;
+
+/**
+ * Quotable units: sentences of prose paragraphs (hard-wrapped lines are joined into one paragraph), and
+ * each table row, list item or heading on its own.
+ */
 export function unitsOf(text: string): Unit[] {
-  const out: Unit[] = [];
+  const blocks: { start: number; end: number }[] = [];
   let offset = 0;
+  let prose: { start: number; end: number } | undefined;
   for (const line of text.split("\n")) {
-    for (const s of sentences(line)) {
-      if (s.text.replace(/[|\s:-]/g, "").length < 3) continue;
-      out.push({ text: s.text, start: offset + s.start, end: offset + s.end });
+    const start = offset;
+    const end = offset + line.length;
+    offset = end + 1;
+    if (line.trim() === "" || BLOCK_LINE.test(line)) {
+      if (prose) blocks.push(prose);
+      prose = undefined;
+      if (line.trim() !== "") blocks.push({ start, end });
+      continue;
     }
-    offset += line.length + 1;
+    if (prose) prose.end = end;
+    else prose = { start, end };
+  }
+  if (prose) blocks.push(prose);
+  const out: Unit[] = [];
+  for (const block of blocks) {
+    // ICU ends a sentence at every line break; hard-wrapped prose is one paragraph, so segment it flattened.
+    const body = text.slice(block.start, block.end).replace(/\n/g, " ");
+    for (const s of sentences(body)) {
+      if (s.text.replace(/[|\s:-]/g, "").length < 3) continue;
+      out.push({ text: s.text, start: block.start + s.start, end: block.start + s.end });
+    }
   }
   return out;
 }

@@ -9,6 +9,8 @@ import { type OfflineSettings, thresholdAt } from "./settings.js";
 
 /** How many passages of each call count as that call's evidence when grading. */
 const TOP_PER_CALL = 3;
+/** Share of a chained question's head terms ("which Slack channel reaches the team") one passage must hold. */
+const HEAD_COVERAGE = 0.6;
 
 /**
  * Grades one part: coverage of its terms by the union of what its calls found (a chain of hops covers a
@@ -24,9 +26,26 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
   const missingTerms = part.terms.filter((t) => !union.has(t));
   const cov = part.terms.length === 0 ? (found.length > 0 ? 1 : 0) : 1 - missingTerms.length / part.terms.length;
   const missingEntities = part.entities.filter((e) => !texts.some((t) => mentions(t, e)));
-  const headOk = !part.chain || part.head.length === 0 || found.some((p) => coverage(part.head, fullText(p)) >= 0.99);
+  // A chained question ("the lead of the team that owns X") needs at least one hop past its first search,
+  // and the head of the chain covered by a passage that hop found.
+  const steps = [...new Set(records.filter((r) => r.passageIds.length > 0).map((r) => r.step))];
+  const hopped = records
+    .filter((r) => r.step !== steps[0])
+    .flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
+  const headOk =
+    !part.chain ||
+    (steps.length >= 2 &&
+      (part.head.length === 0 || hopped.some((p) => coverage(part.head, fullText(p)) >= HEAD_COVERAGE)));
+  // The kind of answer asked for, in a sentence that says something the question asks about (not only
+  // a sentence that repeats the question's own names).
+  const entityTerms = termSet(part.entities.join(" "));
+  const asked = [...part.terms, ...part.head].filter((t) => !entityTerms.has(t));
   const typeOk = found.some((p) =>
-    unitsOf(p.text).some((u) => hasAnswerType(u.text, part.answerType) && coverage(part.terms, u.text) > 0),
+    unitsOf(p.text).some(
+      (u) =>
+        hasAnswerType(u.text, part.answerType, state.standaloneQuestion) &&
+        (asked.length === 0 || coverage(asked, `${p.title ?? ""} ${u.text}`) > 0),
+    ),
   );
   const confidence = found.reduce((best, p) => Math.max(best, p.score), 0);
   const missing = [

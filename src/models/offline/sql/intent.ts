@@ -18,8 +18,8 @@ const WORDS: [keyof Omit<Intent, "superlative">, RegExp][] = [
   ["avg", /\b(?:average|mean|avg)\b/g],
   ["sum", /\b(?:total|sum|combined)\b/g],
 ];
-const MAX = /\b(?:the most|most|highest|largest|biggest|greatest|maximum|max|latest|newest|most recent)\b/g;
-const MIN = /\b(?:the fewest|fewest|the least|least|lowest|smallest|minimum|min|earliest|oldest)\b/g;
+const MAX = /\b(?:most recent|most|highest|largest|biggest|greatest|maximum|max|latest|newest)\b/g;
+const MIN = /\b(?:fewest|least|lowest|smallest|minimum|min|earliest|oldest)\b/g;
 
 /** Reads the intent words left after conditions took theirs, and accounts for them. */
 export function readIntent(scan: Scan): Intent {

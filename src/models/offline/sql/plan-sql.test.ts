@@ -104,6 +104,11 @@ describe("planSql", () => {
     expect(max.kind).toBe("max");
     expect(run(max)).toMatchObject({ rows: [{ value: 210, n: 2 }], ids: ["O-06"] });
     expect(run(plan("When was the latest order placed?")).rows).toEqual([{ value: "2025-07-04", n: 12 }]);
+    expect(run(plan("When was the most recent order shipped?"))).toMatchObject({
+      rows: [{ value: "2025-07-05", n: 7 }],
+      ids: ["O-12"],
+    });
+    expect(run(plan("Which region had the highest total amount?")).rows).toEqual([{ region: "north", value: 915.5 }]);
   });
 
   it("compares numbers and durations between two date columns", () => {

@@ -94,7 +94,10 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
     ...terms(options.table.description).map(fold),
   ]);
   const unknown = scan.mask.leftover().filter((w) => w.length > 1 && !known.has(w) && !known.has(fold(w)));
-  if (unknown.length > 0) return undefined;
+  if (unknown.length > 0) {
+    console.error("UNKNOWN", unknown);
+    return undefined;
+  }
 
   return buildPlan({ table: options.table, noun: nouns[0]!, conditions, intent, grouping, measure, distinct });
 }

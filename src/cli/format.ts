@@ -1,0 +1,72 @@
+import type { Answer } from "../spec/answer.js";
+import type { Passage } from "../spec/passage.js";
+import type { SourceInfo } from "../spec/source.js";
+
+const oneLine = (text: string, max: number) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+export function formatPassages(passages: Passage[]): string {
+  if (passages.length === 0) return "no passages found";
+  return passages
+    .map((p, i) => {
+      const where = [p.source, p.docId, p.section].filter(Boolean).join(" · ");
+      return `${i + 1}. [${p.score.toFixed(2)}] ${p.title ?? p.docId}\n   ${where}${p.updatedAt ? ` · updated ${p.updatedAt}` : ""}\n   ${oneLine(p.text, 220)}`;
+    })
+    .join("\n");
+}
+
+export function formatSources(sources: SourceInfo[]): string {
+  if (sources.length === 0) return "no sources (run `ferret ingest PATH` first)";
+  const rows = sources.map((s) => [
+    s.name,
+    s.kind,
+    s.acl.length ? s.acl.join(",") : "everyone",
+    String(s.documents),
+    String(s.chunks),
+    oneLine(s.description, 60),
+  ]);
+  const header = ["source", "kind", "acl", "docs", "chunks", "description"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}
+
+export function formatAnswer(answer: Answer): string {
+  const lines = [answer.text];
+  if (answer.citations.length > 0) {
+    lines.push("", "Sources:");
+    for (const c of answer.citations) lines.push(`  [${c.n}] ${c.docId}: “${oneLine(c.quote, 120)}”`);
+  }
+  if (answer.unsupported?.length)
+    lines.push("", `Unsupported (citation failed the check): ${answer.unsupported.join(" | ")}`);
+  lines.push(
+    "",
+    `— ${answer.status} · stop: ${answer.stopReason} · ${answer.steps} step(s) · ${answer.usage.toolCalls} tool call(s) · ` +
+      `${answer.usage.llmCalls} LLM call(s) · ${answer.latencyMs} ms · model ${answer.model} · run ${answer.runId}`,
+  );
+  return lines.join("\n");
+}
+
+/** The `ask --json` shape. */
+export function answerJson(answer: Answer) {
+  return {
+    status: answer.status,
+    text: answer.text,
+    citations: answer.citations,
+    stopReason: answer.stopReason,
+    reason: answer.reason,
+    unsupported: answer.unsupported,
+    evidence: answer.evidence,
+    steps: answer.steps,
+    usage: answer.usage,
+    latencyMs: answer.latencyMs,
+    runId: answer.runId,
+    model: answer.model,
+  };
+}

@@ -1,0 +1,89 @@
+import cliProgress from "cli-progress";
+import type { Command } from "commander";
+import type { IngestSummary } from "../ingest/ingest.js";
+import { addGlobalOptions, type GlobalOptions, openFerret, print } from "./options.js";
+
+interface IngestFlags extends GlobalOptions {
+  source?: string;
+  description?: string;
+  acl?: string;
+  tenant?: string;
+  prune?: boolean;
+  strict?: boolean;
+  maxFileMb?: string;
+}
+
+function summaryText(s: IngestSummary): string {
+  const lines = [
+    `sources: ${s.sources.join(", ") || "none"}`,
+    `documents: ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ${s.removed} removed, ${s.failed.length} failed · ${s.chunks} chunks written · ${s.ms} ms`,
+  ];
+  for (const f of s.failed) lines.push(`  failed  ${f.file}: ${f.reason}`);
+  for (const w of s.warnings) lines.push(`  warning ${w.file}: ${w.message}`);
+  return lines.join("\n");
+}
+
+/** Exit status: 1 when nothing at all could be ingested, or when anything failed under --strict. */
+export function ingestExitCode(s: IngestSummary, strict: boolean): number {
+  const ingested = s.added + s.updated + s.unchanged;
+  if (ingested === 0 && s.failed.length > 0) return 1;
+  if (strict && s.failed.length > 0) return 1;
+  return 0;
+}
+
+export function ingestCommand(program: Command, setExit: (code: number) => void): void {
+  addGlobalOptions(
+    program
+      .command("ingest")
+      .argument("<path>", "folder, .csv, .jsonl, or evaluation-set folder with sources.json")
+      .description("ingest documents into the store (incremental: unchanged documents are skipped)")
+      .option("--source <name>", "source name (default: folder or file name)")
+      .option("--description <text>", "what the source holds (the agent routes by it)")
+      .option("--acl <roles>", "roles allowed to read the source, comma-separated")
+      .option("--tenant <tenant>", "tenant to ingest for")
+      .option("--prune", "remove documents that are gone from the path")
+      .option("--strict", "exit non-zero when any file failed")
+      .option("--max-file-mb <n>", "skip files larger than this (default 50)"),
+  ).action(async (path: string, flags: IngestFlags) => {
+    const ferret = await openFerret(flags);
+    const bar =
+      process.stderr.isTTY && !flags.json
+        ? new cliProgress.SingleBar(
+            { format: "{phase} [{bar}] {value}/{total} {file}", clearOnComplete: true },
+            cliProgress.Presets.shades_classic,
+          )
+        : undefined;
+    let started = false;
+    let lastLine = 0;
+    try {
+      const summary = await ferret.ingest(path, {
+        source: flags.source,
+        description: flags.description,
+        acl: flags.acl
+          ?.split(",")
+          .map((r) => r.trim())
+          .filter(Boolean),
+        tenant: flags.tenant,
+        prune: flags.prune,
+        maxFileBytes: flags.maxFileMb ? Number(flags.maxFileMb) * 1024 * 1024 : undefined,
+        onProgress: (e) => {
+          if (bar) {
+            if (!started) bar.start(e.total, e.done, { phase: e.phase, file: e.file ?? "" });
+            started = true;
+            bar.setTotal(e.total);
+            bar.update(e.done, { phase: e.phase, file: e.file ?? "" });
+          } else if (!flags.json && Date.now() - lastLine > 2000) {
+            lastLine = Date.now();
+            process.stderr.write(`${e.phase} ${e.done}/${e.total}\n`);
+          }
+        },
+      });
+      bar?.stop();
+      print(summary, flags.json, () => summaryText(summary));
+      setExit(ingestExitCode(summary, flags.strict === true));
+    } finally {
+      bar?.stop();
+      await ferret.close();
+    }
+  });
+}

@@ -1,0 +1,37 @@
+import { Command, CommanderError } from "commander";
+import { FerretError } from "../spec/errors.js";
+import { askCommand, chatCommand, traceCommand } from "./ask-commands.js";
+import { evalCommand } from "./eval-command.js";
+import { ingestCommand } from "./ingest-command.js";
+import { searchCommand, sourcesCommand } from "./query-commands.js";
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let exit = 0;
+  const setExit = (code: number) => {
+    exit = Math.max(exit, code);
+  };
+  const program = new Command()
+    .name("ferret")
+    .description("Agentic RAG over your own knowledge, with cited answers. Offline by default.")
+    .exitOverride()
+    .showHelpAfterError();
+  ingestCommand(program, setExit);
+  searchCommand(program);
+  sourcesCommand(program);
+  askCommand(program, setExit);
+  chatCommand(program);
+  traceCommand(program, setExit);
+  evalCommand(program, setExit);
+  try {
+    await program.parseAsync(argv);
+    return exit;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof FerretError) {
+      process.stderr.write(`ferret: ${error.message}\n`);
+      return error.category === "user" ? 2 : 1;
+    }
+    throw error;
+  }
+}

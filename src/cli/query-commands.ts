@@ -1,0 +1,66 @@
+import type { Command } from "commander";
+import { formatPassages, formatSources } from "./format.js";
+import { addGlobalOptions, type GlobalOptions, openFerret, principalOf, print } from "./options.js";
+
+interface SearchFlags extends GlobalOptions {
+  source?: string[];
+  k?: string;
+  since?: string;
+  doc?: string;
+  mode?: "keyword" | "vector" | "hybrid";
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function searchCommand(program: Command): void {
+  addGlobalOptions(
+    program
+      .command("search")
+      .argument("<query>", "what to look for")
+      .description("search passages (BM25, vector, or hybrid when an embedder built the store)")
+      .option("--source <name>", "restrict to a source (repeatable)", collect)
+      .option("--k <n>", "passages to return", "5")
+      .option("--since <date>", "only documents updated on or after this date")
+      .option("--doc <id>", "search within one document")
+      .option("--mode <mode>", "keyword | vector | hybrid"),
+  ).action(async (query: string, flags: SearchFlags) => {
+    const ferret = await openFerret(flags);
+    try {
+      const passages = await ferret.search(query, {
+        sources: flags.source,
+        k: Number(flags.k ?? 5),
+        since: flags.since,
+        docId: flags.doc,
+        mode: flags.mode,
+        principal: principalOf(flags),
+      });
+      const shaped = passages.map((p) => ({
+        id: p.id,
+        docId: p.docId,
+        source: p.source,
+        title: p.title,
+        section: p.section,
+        text: p.text,
+        score: p.score,
+        updatedAt: p.updatedAt,
+      }));
+      print(shaped, flags.json, () => formatPassages(passages));
+    } finally {
+      await ferret.close();
+    }
+  });
+}
+
+export function sourcesCommand(program: Command): void {
+  addGlobalOptions(program.command("sources").description("list the sources you may read, with counts")).action(
+    async (flags: GlobalOptions) => {
+      const ferret = await openFerret(flags);
+      try {
+        const sources = await ferret.sources({ principal: principalOf(flags) });
+        print(sources, flags.json, () => formatSources(sources));
+      } finally {
+        await ferret.close();
+      }
+    },
+  );
+}

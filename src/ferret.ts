@@ -1,0 +1,221 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { type AgentMode, askAgent, runAgent } from "./agent/index.js";
+import type { AgentLimits, CheckpointRequest, CheckpointSettings } from "./agent/options.js";
+import { checkEmbedderCompatible, embedChunks } from "./embedders/embed-chunks.js";
+import { resolveEmbedder } from "./embedders/resolve.js";
+import { resolveEngine } from "./engine.js";
+import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
+import { createOfflineEngine } from "./models/offline/index.js";
+import type { Retriever, SearchMode } from "./retrieval/retriever.js";
+import { createRetriever } from "./retrieval/search.js";
+import type { Answer } from "./spec/answer.js";
+import type { EmbedderV1 } from "./spec/embedder.js";
+import type { AgentEngineV1, Preset } from "./spec/engine.js";
+import type { Passage } from "./spec/passage.js";
+import { LOCAL_OWNER, type Principal } from "./spec/principal.js";
+import type { SourceInfo } from "./spec/source.js";
+import type { RunRecord, SessionTurn, StoreV1 } from "./spec/store.js";
+import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
+import { createSqliteStore } from "./stores/sqlite/index.js";
+
+export const DEFAULT_DB = ".ferret/ferret.db";
+
+export interface FerretOptions {
+  /** SQLite file; default `.ferret/ferret.db`. Ignored when `store` is given. */
+  db?: string;
+  store?: StoreV1;
+  /** `none` (default), `local:<model>`, `openai:<model>`, `ollama:<model>`, `openai-compatible:<model>`, `hash:<dims>`, or an embedder. */
+  embedder?: string | EmbedderV1;
+  /** `offline` (default) or `provider:model`; or an engine. */
+  model?: string | AgentEngineV1;
+  /** Different models per role; unset roles use `model`. */
+  models?: { planner?: string; grader?: string; answerer?: string };
+  baseUrl?: string;
+  apiKey?: string;
+  /** Who acts when a call names nobody; default the local owner (every role, default tenant). */
+  principal?: Principal;
+  cacheDir?: string;
+  env?: Record<string, string | undefined>;
+  onWarning?: (message: string) => void;
+}
+
+export interface FerretIngestOptions {
+  source?: string;
+  description?: string;
+  acl?: string[];
+  tenant?: string;
+  prune?: boolean;
+  maxFileBytes?: number;
+  onProgress?: (e: { phase: string; done: number; total: number; file?: string }) => void;
+}
+
+export interface FerretSearchOptions {
+  sources?: string[];
+  docId?: string;
+  since?: string;
+  k?: number;
+  mode?: SearchMode;
+  principal?: Principal;
+}
+
+export interface AskOptions {
+  principal?: Principal;
+  mode?: AgentMode;
+  preset?: Preset;
+  limits?: Partial<AgentLimits>;
+  history?: Pick<SessionTurn, "role" | "content">[];
+  /** Keep the conversation in the store under this id: its turns become the history, and this turn is added. */
+  sessionId?: string;
+  checkpoints?: CheckpointSettings;
+  onCheckpoint?: (request: CheckpointRequest) => Promise<CheckpointDecision>;
+  signal?: AbortSignal;
+}
+
+export interface Ferret {
+  readonly store: StoreV1;
+  readonly retriever: Retriever;
+  readonly embedder: EmbedderV1 | undefined;
+  readonly engine: AgentEngineV1;
+  ingest(path: string, options?: FerretIngestOptions): Promise<IngestSummary>;
+  search(query: string, options?: FerretSearchOptions): Promise<Passage[]>;
+  sources(options?: { principal?: Principal }): Promise<SourceInfo[]>;
+  ask(question: string, options?: AskOptions): Promise<Answer>;
+  stream(question: string, options?: AskOptions): AsyncIterable<TraceEvent>;
+  trace(runId: string, options?: { principal?: Principal }): Promise<RunRecord | undefined>;
+  close(): Promise<void>;
+}
+
+/** Opens (or creates) a knowledge base: the embedded SQLite store by default, offline engine, keyword search. */
+export async function createFerret(options: FerretOptions = {}): Promise<Ferret> {
+  const env = options.env ?? process.env;
+  const warn = options.onWarning ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+  let store = options.store;
+  if (!store) {
+    const path = options.db ?? DEFAULT_DB;
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    store = await createSqliteStore({ path });
+  }
+  const embedder =
+    typeof options.embedder === "object"
+      ? options.embedder
+      : await resolveEmbedder({
+          spec: options.embedder,
+          cacheDir: options.cacheDir,
+          baseUrl: options.baseUrl,
+          apiKey: options.apiKey,
+          env,
+          onWarning: warn,
+        });
+  const engine =
+    typeof options.model === "object"
+      ? options.model
+      : options.model && options.model !== "offline"
+        ? resolveEngine({
+            model: options.model,
+            models: options.models,
+            baseUrl: options.baseUrl,
+            apiKey: options.apiKey,
+            env,
+          })
+        : createOfflineEngine();
+  const retriever = createRetriever({ store, embedder });
+  const owner = options.principal ?? LOCAL_OWNER;
+  const s = store;
+
+  async function prepareRun(question: string, opts: AskOptions) {
+    const principal = opts.principal ?? owner;
+    const history = [...(opts.history ?? [])];
+    if (opts.sessionId) history.unshift(...(await s.getTurns(opts.sessionId, principal)));
+    const sources = await s.listSources(principal);
+    return {
+      question,
+      history,
+      principal,
+      engine,
+      retriever,
+      store: s,
+      sources,
+      mode: opts.mode,
+      preset: opts.preset,
+      limits: opts.limits,
+      checkpoints: opts.checkpoints,
+      onCheckpoint: opts.onCheckpoint,
+      signal: opts.signal,
+    };
+  }
+
+  async function remember(sessionId: string | undefined, principal: Principal, question: string, answer: Answer) {
+    if (!sessionId) return;
+    const at = new Date().toISOString();
+    await s.appendTurns(sessionId, principal, [
+      { role: "user", content: question, at },
+      { role: "assistant", content: answer.text, at },
+    ]);
+  }
+
+  return {
+    store: s,
+    retriever,
+    embedder,
+    engine,
+    async ingest(path, opts = {}) {
+      const tenant = opts.tenant ?? owner.tenant;
+      if (embedder) await checkEmbedderCompatible(s, tenant, embedder);
+      return ingestPath({
+        store: s,
+        path,
+        tenant,
+        source: opts.source,
+        description: opts.description,
+        acl: opts.acl,
+        prune: opts.prune,
+        maxFileBytes: opts.maxFileBytes,
+        onProgress: opts.onProgress,
+        embed: embedder
+          ? async (chunks) => {
+              await embedChunks({ embedder, store: s, chunks });
+              await checkEmbedderCompatible(s, tenant, embedder);
+            }
+          : undefined,
+      });
+    },
+    search(query, opts = {}) {
+      return retriever.search(query, {
+        principal: opts.principal ?? owner,
+        sources: opts.sources,
+        docId: opts.docId,
+        since: opts.since,
+        k: opts.k,
+        mode: opts.mode,
+      });
+    },
+    sources(opts = {}) {
+      return s.listSources(opts.principal ?? owner);
+    },
+    async ask(question, opts = {}) {
+      const run = await prepareRun(question, opts);
+      const answer = await askAgent(run);
+      await remember(opts.sessionId, run.principal, question, answer);
+      return answer;
+    },
+    async *stream(question, opts = {}) {
+      const run = await prepareRun(question, opts);
+      const events = runAgent(run);
+      while (true) {
+        const next = await events.next();
+        if (next.done) {
+          await remember(opts.sessionId, run.principal, question, next.value);
+          return;
+        }
+        yield next.value;
+      }
+    },
+    trace(runId, opts = {}) {
+      return s.getRun(runId, opts.principal ?? owner);
+    },
+    close() {
+      return s.close();
+    },
+  };
+}
