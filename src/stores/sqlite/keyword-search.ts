@@ -18,15 +18,22 @@ export function keywordSearch(ctx: StoreContext, query: KeywordQuery): ScoredChu
   if (match === undefined || query.k <= 0) return [];
   const filter = chunkFilter(query);
   const { title, section, body } = BM25_WEIGHTS;
+  // CROSS JOIN pins the join order: FTS drives, chunks are looked up by rowid (the planner may otherwise scan
+  // chunks and run the MATCH once per row). Documents are joined only for the k rows kept.
   const rows = ctx
     .stmt(
-      `SELECT ${SCORED_COLUMNS}, -bm25(chunks_fts, ${title}, ${section}, ${body}) AS raw
-       FROM chunks_fts
-       JOIN chunks AS c ON c.rowid = chunks_fts.rowid
-       JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
-       WHERE chunks_fts MATCH ? AND ${filter.sql}
-       ORDER BY raw DESC
-       LIMIT ?`,
+      `WITH hits AS (
+         SELECT c.rowid AS rowid, -bm25(chunks_fts, ${title}, ${section}, ${body}) AS raw
+         FROM chunks_fts CROSS JOIN chunks AS c ON c.rowid = chunks_fts.rowid
+         WHERE chunks_fts MATCH ? AND ${filter.sql}
+         ORDER BY raw DESC
+         LIMIT ?
+       )
+       SELECT ${SCORED_COLUMNS}, hits.raw AS raw
+       FROM hits
+       CROSS JOIN chunks AS c ON c.rowid = hits.rowid
+       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+       ORDER BY hits.raw DESC`,
     )
     .all(match, ...filter.params, Math.floor(query.k)) as (ScoredRow & { raw: number })[];
   return rows.map((row) => toScoredChunk(row, row.raw));

@@ -64,7 +64,7 @@ export function getChunks(ctx: StoreContext, ids: string[], principal: Principal
   const rows = ctx
     .stmt(
       `SELECT c.id, c.doc_id, c.ordinal, c.text, c.section, c.start, c."end", c.tokens, f.body
-       FROM chunks AS c JOIN chunks_fts AS f ON f.rowid = c.rowid
+       FROM chunks AS c CROSS JOIN chunks_fts AS f ON f.rowid = c.rowid
        WHERE c.id IN (SELECT value FROM json_each(?)) AND ${where.sql}`,
     )
     .all(JSON.stringify(ids), ...where.params) as ChunkRow[];

@@ -55,8 +55,8 @@ function exact(ctx: StoreContext, query: VectorQuery, k: number): ScoredChunk[] 
        )
        SELECT ${SCORED_COLUMNS}, knn.distance AS distance
        FROM knn
-       JOIN chunks AS c ON c.rowid = knn.rowid
-       JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+       CROSS JOIN chunks AS c ON c.rowid = knn.rowid
+       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
        ORDER BY knn.distance`,
     )
     .all(
@@ -80,7 +80,7 @@ function approximate(ctx: StoreContext, query: VectorQuery, k: number, hnsw: Hns
   const filter = chunkFilter(query);
   const statement = ctx.stmt(
     `SELECT ${SCORED_COLUMNS}
-     FROM chunks AS c JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+     FROM chunks AS c CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
      WHERE c.rowid IN (SELECT value FROM json_each(?)) AND ${filter.sql}`,
   );
   let pool = Math.max(k * 4, 64);

@@ -1,0 +1,1 @@
+export { createSqliteStore, DEFAULT_HNSW_THRESHOLD, SqliteStore, type SqliteStoreOptions } from "./sqlite/index.js";
