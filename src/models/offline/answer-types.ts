@@ -27,7 +27,8 @@ export function hasAnswerType(text: string, type: AnswerType, known = ""): boole
       return /\b\d{4}-\d{2}-\d{2}\b|\b(?:1[5-9]|20)\d{2}\b/.test(text) || MONTH.test(text) || WEEKDAY.test(text);
     case "number":
     case "duration":
-      return /\d/.test(text);
+      // A standalone number, not the digits of an identifier such as SEV1 or INC-2026-014.
+      return /(?<![\p{L}\d_-])\d+(?:[.,]\d+)*(?![\p{L}_-]*\d)/u.test(text);
     default:
       return true;
   }

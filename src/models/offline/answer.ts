@@ -17,27 +17,44 @@ interface Candidate {
   context: string;
   /** Title, section and text of the whole passage. */
   passageText: string;
+  header?: string[];
+  /** Share of the part's non-entity terms (what it asks about) this unit covers. */
+  asked: number;
 }
 
-/** Makes a quoted line readable: table pipes become "a: b", list and heading marks go. */
-function readable(quote: string): string {
+/** Makes a quoted line readable: a table row reads "Header: cell; ...", list and heading marks go. */
+function readable(quote: string, header?: string[]): string {
   const cells = quote
+    .trim()
+    .replace(/^\||\|$/g, "")
     .split("|")
-    .map((c) => c.trim())
-    .filter(Boolean);
-  const line = quote.includes("|") && cells.length >= 2 ? cells.join(": ") : quote;
+    .map((c) => c.trim());
+  let line = quote;
+  if (quote.includes("|") && cells.length >= 2) {
+    line =
+      header && header.length === cells.length && cells.length > 2
+        ? cells.map((c, i) => `${header[i]}: ${c}`).join("; ")
+        : cells.filter(Boolean).join(": ");
+  }
   return line.replace(/^\s*(?:[-*+]|\d+\.|#{1,6})\s+/, "").replace(/\*\*|`/g, "");
+}
+
+/** The part's terms that are not its entities' own words: what it asks about them. */
+function askedTerms(part: QuestionPart): string[] {
+  const entityTerms = termSet(part.entities.join(" "));
+  return [...part.terms, ...part.head].filter((t) => !entityTerms.has(t));
 }
 
 function candidates(state: AgentState, part: QuestionPart, index: number): Candidate[] {
   const out: Candidate[] = [];
+  const asked = askedTerms(part);
   for (const record of callsForPart(state, index)) {
     const asked = queryTerms(String(record.call.args.query ?? "")).map(fold);
     for (const { n, passage } of passagesOf(state, record, 3)) {
       const title = passage.title ?? "";
       for (const unit of unitsOf(passage.text)) {
         if (looksLikeInstruction(unit.text)) continue;
-        const context = `${title} ${passage.section ?? ""} ${unit.text}`;
+        const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
         const have = termSet(context);
         const onCall = coverage(asked, have);
         const onPart = coverage(part.terms, have);
@@ -51,8 +68,18 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
           : 0;
         const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
         const head = part.chain ? coverage(part.head, have) : 0;
-        const score = 0.5 * onCall + 0.5 * onPart + 0.4 * head + 0.25 * typed + 0.15 * entity + 0.1 * passage.score;
-        out.push({ n, step: record.step, quote: unit.text, title, score, context, passageText: fullText(passage) });
+        const score = 0.5 * onCall + 0.5 * onPart + 0.4 * head + 0.5 * typed + 0.15 * entity + 0.1 * passage.score;
+        out.push({
+          n,
+          step: record.step,
+          quote: unit.text,
+          title,
+          score,
+          context,
+          passageText: fullText(passage),
+          header: unit.header,
+          asked: asked.length === 0 ? 1 : coverage(asked, have),
+        });
       }
     }
   }
@@ -85,7 +112,7 @@ function pick(part: QuestionPart, all: Candidate[]): Candidate[] {
 }
 
 function claimOf(c: Candidate): DraftClaim {
-  const text = readable(c.quote);
+  const text = readable(c.quote, c.header);
   const withTitle = c.title && !mentions(text, c.title) && text.length < 80 ? `${c.title}: ${text}` : text;
   return { text: withTitle, citations: [{ n: c.n, quote: c.quote }] };
 }
@@ -106,7 +133,8 @@ export function answerFromEvidence(state: AgentState, parts: QuestionPart[], set
     const text = chosen.map((c) => c.context).join(" ");
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
     const typed = chosen.some((c) => hasAnswerType(c.quote, part.answerType, state.standaloneQuestion));
-    const enough = coverage(part.terms, text) >= settings.minAnswerCoverage;
+    // Enough of the part covered, and some sentence about what it asks (not only its names).
+    const enough = coverage(part.terms, text) >= settings.minAnswerCoverage && chosen.some((c) => c.asked >= 0.5);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
     if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {
       unsupported.push(part.text);

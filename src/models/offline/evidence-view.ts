@@ -26,7 +26,17 @@ export interface Unit {
   text: string;
   start: number;
   end: number;
+  /** For a table row: the header row's cells, so "| Live | 100 |" reads as "Mode: Live; Sustained rate: 100". */
+  header?: string[];
 }
+
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, "")
+    .split("|")
+    .map((c) => c.trim());
+const SEPARATOR = /^\s*\|?\s*:?-{2,}/;
 
 const BLOCK_LINE = /^\s*(?:[|#>]|[-*+]\s|\d+[.)]\s)/;
 
@@ -35,17 +45,29 @@ const BLOCK_LINE = /^\s*(?:[|#>]|[-*+]\s|\d+[.)]\s)/;
  * each table row, list item or heading on its own.
  */
 export function unitsOf(text: string): Unit[] {
-  const blocks: { start: number; end: number }[] = [];
+  const blocks: { start: number; end: number; header?: string[] }[] = [];
+  const lines = text.split("\n");
   let offset = 0;
   let prose: { start: number; end: number } | undefined;
-  for (const line of text.split("\n")) {
+  let header: string[] | undefined;
+  for (const [i, line] of lines.entries()) {
     const start = offset;
     const end = offset + line.length;
     offset = end + 1;
+    const isTable = line.trimStart().startsWith("|");
+    if (!isTable) header = undefined;
     if (line.trim() === "" || BLOCK_LINE.test(line)) {
       if (prose) blocks.push(prose);
       prose = undefined;
-      if (line.trim() !== "") blocks.push({ start, end });
+      if (isTable) {
+        // A header row (the line before |---|) and the separator are not answers; data rows carry the header.
+        if (SEPARATOR.test(line)) continue;
+        if (SEPARATOR.test(lines[i + 1] ?? "")) {
+          header = cellsOf(line);
+          continue;
+        }
+        blocks.push({ start, end, header });
+      } else if (line.trim() !== "") blocks.push({ start, end });
       continue;
     }
     if (prose) prose.end = end;
@@ -58,7 +80,7 @@ export function unitsOf(text: string): Unit[] {
     const body = text.slice(block.start, block.end).replace(/\n/g, " ");
     for (const s of sentences(body)) {
       if (s.text.replace(/[|\s:-]/g, "").length < 3) continue;
-      out.push({ text: s.text, start: block.start + s.start, end: block.start + s.end });
+      out.push({ text: s.text, start: block.start + s.start, end: block.start + s.end, header: block.header });
     }
   }
   return out;

@@ -100,7 +100,7 @@ const PATTERNS: [RegExp, Parse][] = [
   ],
   [new RegExp(`\\b${D}\\b`, "g"), (m) => (validIso(m[1]!) ? [m[1]!, addDays(m[1]!, 1)] : undefined)],
   [new RegExp(`\\b${M},?\\s+${Y}\\b`, "g"), (m) => monthRange(Number(m[2]), month(m[1]!))],
-  [new RegExp(`\\b${Y}-(\\d{2})\\b`, "g"), (m) => monthRange(Number(m[1]), Number(m[2]))],
+  [new RegExp(`\\b${Y}-(\\d{2})\\b(?!-\\d)`, "g"), (m) => monthRange(Number(m[1]), Number(m[2]))],
   [
     // A month alone only after a preposition: "may" is also a verb.
     new RegExp(`(?<=\\b(?:in|during|of|for|since|before|after|until|through)\\s+)${M}\\b`, "g"),

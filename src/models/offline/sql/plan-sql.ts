@@ -56,7 +56,9 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
   };
   const nouns = tableNouns(options);
   const nounHits = nouns.flatMap((n) => findPhrase(scan.loose, n));
-  if (nounHits.length === 0) return undefined;
+  // The question must name the table's rows or one of its columns.
+  const named = scan.columns.some((c) => c.aliases.some((a) => findPhrase(scan.loose, a).length > 0));
+  if (nounHits.length === 0 && !named) return undefined;
   for (const hit of nounHits) scan.mask.take(hit.from, hit.to);
   for (const m of text.matchAll(/\bat least one\b|\bi\.e\.|\be\.g\./g)) {
     scan.mask.take(m.index ?? 0, (m.index ?? 0) + m[0].length);
@@ -69,6 +71,10 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
   const missing = missingDateConditions(scan, free);
   const durations = durationConditions(scan, free, dates.columns);
   if (durations === undefined) return undefined;
+  // "the most recent order shipped": the verb names the date measured, not a status value.
+  const dated = /\b(?:most recent|latest|earliest|newest|oldest)\b/.exec(text);
+  const timed = dated ? free.find((v) => v.from > dated.index && scan.mask.free(v.from, v.to)) : undefined;
+  if (timed) scan.mask.take(timed.from, timed.to);
   const conditions: SqlCondition[] = [
     ...valueConditions(scan, nouns),
     ...identifierConditions(scan),
@@ -85,7 +91,9 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
   const distinct = findDistinct(scan, options.table.primaryKey);
   const intent = readIntent(scan);
   const grouping = distinct ? undefined : findGrouping(scan, dateColumn);
-  const measure = findMeasure(scan, options, intent, grouping?.column.name, dateColumn, free, dates.columns);
+  const measure = timed
+    ? { sql: ident(timed.column.name), label: timed.column.name, column: timed.column.name, date: true }
+    : findMeasure(scan, options, intent, grouping?.column.name, dateColumn, free, dates.columns);
 
   // Every remaining word must name a column (or be filler); anything else is a condition we did not understand.
   const known = new Set([
@@ -94,10 +102,7 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
     ...terms(options.table.description).map(fold),
   ]);
   const unknown = scan.mask.leftover().filter((w) => w.length > 1 && !known.has(w) && !known.has(fold(w)));
-  if (unknown.length > 0) {
-    console.error("UNKNOWN", unknown);
-    return undefined;
-  }
+  if (unknown.length > 0) return undefined;
 
   return buildPlan({ table: options.table, noun: nouns[0]!, conditions, intent, grouping, measure, distinct });
 }

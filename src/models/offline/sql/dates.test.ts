@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { describeRange, findDateRanges } from "./dates.js";
+
+const spans = (text: string, defaultYear?: number) =>
+  findDateRanges(text, { defaultYear }).map(({ start, end }) => [start, end]);
+
+describe("findDateRanges", () => {
+  it("reads months, quarters, halves, years, days and ISO ranges as half-open ranges", () => {
+    expect(spans("created in march 2026")).toEqual([["2026-03-01", "2026-04-01"]]);
+    expect(spans("between 2026-04-01 and 2026-06-30")).toEqual([["2026-04-01", "2026-07-01"]]);
+    expect(spans("in q2 2026")).toEqual([["2026-04-01", "2026-07-01"]]);
+    expect(spans("in the fourth quarter of 2025")).toEqual([["2025-10-01", "2026-01-01"]]);
+    expect(spans("during the first half of 2024")).toEqual([["2024-01-01", "2024-07-01"]]);
+    expect(spans("in 2026")).toEqual([["2026-01-01", "2027-01-01"]]);
+    expect(spans("on march 5, 2026 or 7 april 2026")).toEqual([
+      ["2026-03-05", "2026-03-06"],
+      ["2026-04-07", "2026-04-08"],
+    ]);
+    expect(spans("from november 2025 to february 2026")).toEqual([["2025-11-01", "2026-03-01"]]);
+  });
+
+  it("takes the year written elsewhere, else the default, else skips the phrase", () => {
+    expect(spans("q2 2026 (april to june)")).toEqual([
+      ["2026-04-01", "2026-07-01"],
+      ["2026-04-01", "2026-07-01"],
+    ]);
+    expect(spans("in may", 2025)).toEqual([["2025-05-01", "2025-06-01"]]);
+    expect(spans("in may")).toEqual([]);
+  });
+
+  it("opens a range after since, after, before and until", () => {
+    expect(spans("since may 2026")).toEqual([["2026-05-01", undefined]]);
+    expect(spans("after may 2026")).toEqual([["2026-06-01", undefined]]);
+    expect(spans("before 2026-03-01")).toEqual([[undefined, "2026-03-01"]]);
+    expect(spans("until march 2026")).toEqual([[undefined, "2026-04-01"]]);
+  });
+
+  it("does not read verbs, amounts or impossible dates as dates", () => {
+    expect(spans("how many may be late", 2026)).toEqual([]);
+    expect(spans("orders over 2000 dollars")).toEqual([]);
+    expect(spans("on 2026-02-30")).toEqual([]);
+  });
+});
+
+describe("describeRange", () => {
+  it("names the inclusive last day", () => {
+    expect(describeRange("created_at", { start: "2026-03-01", end: "2026-04-01" })).toBe(
+      "created_at between 2026-03-01 and 2026-03-31",
+    );
+    expect(describeRange("d", { start: "2026-03-05", end: "2026-03-06" })).toBe("d on 2026-03-05");
+    expect(describeRange("d", { start: "2026-03-05" })).toBe("d on or after 2026-03-05");
+    expect(describeRange("d", { end: "2026-03-05" })).toBe("d on or before 2026-03-04");
+  });
+});
