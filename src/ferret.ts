@@ -18,6 +18,8 @@ import type { SourceInfo } from "./spec/source.js";
 import type { RunRecord, SessionTurn, StoreV1 } from "./spec/store.js";
 import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
 import { createSqliteStore } from "./stores/sqlite/index.js";
+import { sqlTools } from "./tools/run-sql.js";
+import { createToolset } from "./tools/toolset.js";
 
 export const DEFAULT_DB = ".ferret/ferret.db";
 
@@ -128,7 +130,9 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     const history = [...(opts.history ?? [])];
     if (opts.sessionId) history.unshift(...(await s.getTurns(opts.sessionId, principal)));
     const sources = await s.listSources(principal);
+    const tables = sources.some((source) => source.kind === "table");
     return {
+      toolset: createToolset({ sources, tools: tables ? sqlTools : [] }),
       question,
       history,
       principal,

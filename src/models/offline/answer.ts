@@ -7,6 +7,7 @@ import { hasAnswerType } from "./answer-types.js";
 import { mentions } from "./entities.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
+import { sqlClaim } from "./sql-steps.js";
 
 interface Candidate {
   n: number;
@@ -128,6 +129,11 @@ export function answerFromEvidence(state: AgentState, parts: QuestionPart[], set
   const unsupported: string[] = [];
   const seen = new Set<string>();
   for (const [index, part] of parts.entries()) {
+    const computed = sqlClaim(state, part, index);
+    if (computed && computed.citations.length > 0) {
+      claims.push(computed);
+      continue;
+    }
     const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);
     const chosen = pick(part, candidates(state, part, index));
     const text = chosen.map((c) => c.context).join(" ");

@@ -38,7 +38,8 @@ const cellsOf = (line: string) =>
     .map((c) => c.trim());
 const SEPARATOR = /^\s*\|?\s*:?-{2,}/;
 
-const BLOCK_LINE = /^\s*(?:[|#>]|[-*+]\s|\d+[.)]\s)/;
+/** Lines that stand alone: tables, headings, quotes, list items, and `field: value` lines of records. */
+const BLOCK_LINE = /^\s*(?:[|#>]|[-*+]\s|\d+[.)]\s|[\p{L}][\p{L}\d _-]{0,30}:\s)/u;
 
 /**
  * Quotable units: sentences of prose paragraphs (hard-wrapped lines are joined into one paragraph), and

@@ -6,6 +6,7 @@ import { hasAnswerType } from "./answer-types.js";
 import { mentions } from "./entities.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { type OfflineSettings, thresholdAt } from "./settings.js";
+import { answeredBySql } from "./sql-steps.js";
 
 /** How many passages of each call count as that call's evidence when grading. */
 const TOP_PER_CALL = 3;
@@ -19,6 +20,9 @@ const HEAD_COVERAGE = 0.6;
  * "how many").
  */
 export function gradePart(state: AgentState, part: QuestionPart, index: number, threshold: number): SubQuestionGrade {
+  if (answeredBySql(state, part, index)) {
+    return { index, text: part.text, coverage: 1, confidence: 1, missing: [], sufficient: true };
+  }
   const records = callsForPart(state, index);
   const found = records.flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
   const texts = found.map(fullText);

@@ -6,6 +6,7 @@ import { mentions } from "./entities.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { newEntities, rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
+import { describeCalls, sqlCalls, sqlStateOf } from "./sql-steps.js";
 
 type Call = Omit<ToolCallRequest, "callId">;
 
@@ -88,13 +89,37 @@ export async function planCalls(
     const records = callsForPart(state, index);
     const query = index === 0 && state.rephrase ? state.rephrase : part.query;
     if (records.length === 0) {
-      calls.push(...(await searchCalls(state, ctx, part, index, query, settings.firstK, settings, issued)));
-      thoughts.push(`part ${index + 1}: search for "${query}"`);
+      const ranked = await rankSources(state, ctx, part, query);
+      const describe = describeCalls(
+        state,
+        part,
+        index,
+        ranked.map((r) => r.name),
+      );
+      if (describe.length > 0) {
+        calls.push(...describe);
+        thoughts.push(`part ${index + 1}: an aggregation; look at the table ${String(describe[0]!.args.table)}`);
+      } else {
+        calls.push(...(await searchCalls(state, ctx, part, index, query, settings.firstK, settings, issued)));
+        thoughts.push(`part ${index + 1}: search for "${query}"`);
+      }
+      continue;
+    }
+    const sql = sqlCalls(state, part, index);
+    if (sql.length > 0) {
+      calls.push(...sql);
+      thoughts.push(`part ${index + 1}: ${sqlStateOf(state, part, index)?.plan.explanation ?? "run SQL"}`);
       continue;
     }
     const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);
     if (grade?.sufficient) continue;
     const missing = grade?.missing ?? part.terms;
+    if (records.every((r) => r.call.tool !== "search")) {
+      // The table could not answer it (no SQL plan): search for it instead.
+      calls.push(...(await searchCalls(state, ctx, part, index, query, settings.firstK, settings, issued)));
+      thoughts.push(`part ${index + 1}: no SQL plan; search for "${query}"`);
+      continue;
+    }
     const found = records.some((r) => r.passageIds.length > 0);
     if (!found) {
       // Nothing at all: try the next-best source with the same words, then fewer words.
