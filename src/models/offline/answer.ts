@@ -4,7 +4,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
-import { mentions } from "./entities.js";
+import { mentions } from "../../text/entities.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim } from "./sql-steps.js";

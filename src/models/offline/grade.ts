@@ -3,7 +3,7 @@ import type { SubQuestionGrade } from "../../spec/trace.js";
 import { coverage, termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
-import { mentions } from "./entities.js";
+import { mentions } from "../../text/entities.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { type OfflineSettings, thresholdAt } from "./settings.js";
 import { answeredBySql } from "./sql-steps.js";

@@ -8,7 +8,7 @@ import { routeQuestion } from "./route.js";
 import { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
 
 export { decompose, type QuestionPart } from "./analyze.js";
-export { extractEntities, mentions } from "./entities.js";
+export { extractEntities, mentions } from "../../text/entities.js";
 export { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
 
 export interface OfflineEngineOptions {

@@ -2,7 +2,7 @@ import type { AgentState, EngineContext, RouteDecision } from "../../spec/engine
 import { coverage, termSet } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
-import { extractEntities, mentions } from "./entities.js";
+import { extractEntities, mentions } from "../../text/entities.js";
 import { fullText } from "./evidence-view.js";
 
 const GREETING =
