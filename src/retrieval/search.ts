@@ -25,13 +25,20 @@ export function createRetriever(options: CreateRetrieverOptions): Retriever {
   const { store, embedder } = options;
   const overfetch = options.overfetch ?? 3;
 
-  async function keyword(query: string, filter: SearchFilter): Promise<Passage[]> {
-    const wanted = queryTerms(query);
+  /** BM25 hits in rank order; `score` is filled in by `calibrate` for the passages finally kept. */
+  async function keyword(wanted: string[], filter: SearchFilter): Promise<ScoredChunk[]> {
     if (wanted.length === 0) return [];
-    const hits = await store.keywordSearch({ ...filter, terms: wanted });
-    return hits.map((hit) =>
-      toPassage(hit, keywordConfidence(wanted, `${hit.title ?? ""} ${hit.section ?? ""} ${hit.text}`, hit.raw)),
-    );
+    return store.keywordSearch({ ...filter, terms: wanted });
+  }
+
+  /** Confidence for the kept keyword hits only: segmenting every candidate would cost more than the search. */
+  function calibrate(passages: Passage[], wanted: string[], raws: Map<string, number>): Passage[] {
+    return passages.map((p) => {
+      const raw = raws.get(p.id);
+      if (raw === undefined) return p;
+      const confidence = keywordConfidence(wanted, `${p.title ?? ""} ${p.section ?? ""} ${p.text}`, raw);
+      return { ...p, score: Math.max(p.score === raw ? 0 : p.score, confidence) };
+    });
   }
 
   async function vector(query: string, filter: SearchFilter, signal?: AbortSignal): Promise<Passage[]> {
@@ -53,14 +60,22 @@ export function createRetriever(options: CreateRetrieverOptions): Retriever {
         since: opts.since,
         k: k * overfetch,
       };
+      const wanted = queryTerms(query);
+      const raws = new Map<string, number>();
+      const keywordPassages = async () => {
+        const hits = await keyword(wanted, filter);
+        for (const hit of hits) raws.set(hit.id, hit.raw);
+        return hits.map((hit) => toPassage(hit, hit.raw));
+      };
       let ranked: Passage[];
-      if (mode === "keyword" || !embedder) ranked = await keyword(query, filter);
+      if (mode === "keyword" || !embedder) ranked = await keywordPassages();
       else if (mode === "vector") ranked = await vector(query, filter, opts.signal);
       else {
-        const [kw, vec] = await Promise.all([keyword(query, filter), vector(query, filter, opts.signal)]);
-        ranked = reciprocalRankFusion([kw, vec]);
+        const [kw, vec] = await Promise.all([keywordPassages(), vector(query, filter, opts.signal)]);
+        // Fuse on rank; a keyword-only hit's provisional score is its raw BM25, replaced below.
+        ranked = reciprocalRankFusion([kw.map((p) => ({ ...p, score: 0 })), vec]);
       }
-      return dedupeOverlapping(ranked).slice(0, k);
+      return calibrate(dedupeOverlapping(ranked).slice(0, k), wanted, raws);
     },
   };
 }

@@ -1,6 +1,6 @@
+import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
-import { extractEntities } from "../../text/entities.js";
 
 export type AnswerType = "person" | "date" | "number" | "duration" | "yesno" | "entity" | "fact";
 

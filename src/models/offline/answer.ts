@@ -1,10 +1,10 @@
 import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
+import { mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
-import { mentions } from "../../text/entities.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim } from "./sql-steps.js";
@@ -53,6 +53,8 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
     const asked = queryTerms(String(record.call.args.query ?? "")).map(fold);
     for (const { n, passage } of passagesOf(state, record, 3)) {
       const title = passage.title ?? "";
+      // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
+      const topical = coverage(part.terms, fullText(passage));
       for (const unit of unitsOf(passage.text)) {
         if (looksLikeInstruction(unit.text)) continue;
         const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
@@ -69,7 +71,8 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
           : 0;
         const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
         const head = part.chain ? coverage(part.head, have) : 0;
-        const score = 0.5 * onCall + 0.5 * onPart + 0.4 * head + 0.5 * typed + 0.15 * entity + 0.1 * passage.score;
+        const score =
+          0.5 * onCall + 0.5 * onPart + 0.4 * head + 0.5 * typed + 0.15 * entity + 0.1 * passage.score + 0.3 * topical;
         out.push({
           n,
           step: record.step,

@@ -1,9 +1,9 @@
 import type { AgentState, GradeResult } from "../../spec/engine.js";
 import type { SubQuestionGrade } from "../../spec/trace.js";
+import { mentions } from "../../text/entities.js";
 import { coverage, termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
-import { mentions } from "../../text/entities.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { type OfflineSettings, thresholdAt } from "./settings.js";
 import { answeredBySql } from "./sql-steps.js";
@@ -26,16 +26,26 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
   const records = callsForPart(state, index);
   const found = records.flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
   const texts = found.map(fullText);
-  const union = termSet(texts.join("\n"));
-  const missingTerms = part.terms.filter((t) => !union.has(t));
+  const steps = [...new Set(records.filter((r) => r.passageIds.length > 0).map((r) => r.step))];
+  const firstHop = records
+    .filter((r) => r.step === steps[0])
+    .flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
+  const hopped = records
+    .filter((r) => r.step !== steps[0])
+    .flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
+  // Coverage of a chain: one passage of the first search together with what later hops found from it.
+  // Several unrelated first-hop passages do not add up to an answer (each may hold a different word).
+  const hopTerms = termSet(hopped.map(fullText).join("\n"));
+  let missingTerms = part.terms;
+  for (const p of firstHop) {
+    const have = termSet(fullText(p));
+    const missingHere = part.terms.filter((t) => !have.has(t) && !hopTerms.has(t));
+    if (missingHere.length < missingTerms.length) missingTerms = missingHere;
+  }
   const cov = part.terms.length === 0 ? (found.length > 0 ? 1 : 0) : 1 - missingTerms.length / part.terms.length;
   const missingEntities = part.entities.filter((e) => !texts.some((t) => mentions(t, e)));
   // A chained question ("the lead of the team that owns X") needs at least one hop past its first search,
   // and the head of the chain covered by a passage that hop found.
-  const steps = [...new Set(records.filter((r) => r.passageIds.length > 0).map((r) => r.step))];
-  const hopped = records
-    .filter((r) => r.step !== steps[0])
-    .flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
   const headOk =
     !part.chain ||
     (steps.length >= 2 &&

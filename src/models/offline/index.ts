@@ -7,8 +7,8 @@ import { rewriteFollowUp } from "./rewrite.js";
 import { routeQuestion } from "./route.js";
 import { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
 
-export { decompose, type QuestionPart } from "./analyze.js";
 export { extractEntities, mentions } from "../../text/entities.js";
+export { decompose, type QuestionPart } from "./analyze.js";
 export { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
 
 export interface OfflineEngineOptions {

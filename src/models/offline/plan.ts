@@ -1,8 +1,8 @@
 import type { AgentState, EngineContext, PlanResult } from "../../spec/engine.js";
 import type { ToolCallRequest } from "../../spec/trace.js";
+import { mentions } from "../../text/entities.js";
 import { coverage } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
-import { mentions } from "../../text/entities.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { newEntities, rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";

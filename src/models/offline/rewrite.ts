@@ -1,6 +1,6 @@
 import type { AgentState } from "../../spec/engine.js";
-import { queryTerms } from "../../text/tokenize.js";
 import { extractEntities } from "../../text/entities.js";
+import { queryTerms } from "../../text/tokenize.js";
 
 const PRONOUN_PHRASE = /\b(?:(?:that|this|those|these|the same)\s+([a-z][\w-]*)|it|they|them|there)\b/i;
 const ELLIPTIC = /^\s*(?:and|what about|how about|and what about|also|same for|what of)\b/i;

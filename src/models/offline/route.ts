@@ -1,8 +1,8 @@
 import type { AgentState, EngineContext, RouteDecision } from "../../spec/engine.js";
+import { extractEntities, mentions } from "../../text/entities.js";
 import { coverage, termSet } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
-import { extractEntities, mentions } from "../../text/entities.js";
 import { fullText } from "./evidence-view.js";
 
 const GREETING =
