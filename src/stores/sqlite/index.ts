@@ -15,6 +15,7 @@ import type {
 import { StoreContext } from "./context.js";
 import * as documents from "./documents.js";
 import { cachedEmbeddings, cacheEmbeddings } from "./embedding-cache.js";
+import { SqliteGraph, writeDocumentsWithEntities } from "./graph.js";
 import { HnswIndexes } from "./hnsw.js";
 import { keywordSearch } from "./keyword-search.js";
 import { getChunks, getDocument } from "./reads.js";
@@ -48,6 +49,8 @@ export class SqliteStore implements StoreV1 {
   readonly #sql: SqlQueries;
   readonly #hnswThreshold: number;
   #closed = false;
+  /** The entity graph (`GraphStoreV1`): mentions ride on `ChunkRecord.entities` and are written with the chunks. */
+  readonly graph = new SqliteGraph((operation, fn) => this.#run(operation, fn));
 
   constructor(options: SqliteStoreOptions) {
     const readonly = options.readonly ?? false;
@@ -92,7 +95,9 @@ export class SqliteStore implements StoreV1 {
   }
 
   writeDocuments(batch: DocumentWrite[]): Promise<void> {
-    return this.#run("write documents", (ctx) => this.#vectorsChanged(documents.writeDocuments(ctx, batch)));
+    return this.#run("write documents", (ctx) =>
+      this.#vectorsChanged(writeDocumentsWithEntities(ctx, batch, () => documents.writeDocuments(ctx, batch))),
+    );
   }
 
   removeDocuments(tenant: string, docIds: string[]): Promise<void> {

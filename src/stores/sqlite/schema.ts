@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { StoreError } from "../../spec/errors.js";
+import { ensureGraphSchema } from "./schema-graph.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
 export const SCHEMA_VERSION = 1;
@@ -85,6 +86,7 @@ export function openDatabase({ path, readonly }: OpenOptions): Database.Database
   db.pragma("busy_timeout = 5000");
   try {
     migrate(db, readonly, path);
+    if (!readonly) ensureGraphSchema(db);
   } catch (error) {
     db.close();
     throw error;
