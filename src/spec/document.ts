@@ -31,6 +31,15 @@ export interface ChunkRecord {
   /** Words for the keyword index, already segmented (CJK split into words) and space-joined. */
   searchText: string;
   embedding?: Float32Array;
+  /** Entity mentions for the entity graph (see graph.ts); stores without a graph ignore them. */
+  entities?: ChunkEntity[];
+}
+
+/** One entity mentioned in a chunk: `type` is a `GraphEntityType`; `role` `defines` when it comes from the title. */
+export interface ChunkEntity {
+  text: string;
+  type: string;
+  role?: "mention" | "defines";
 }
 
 export interface DocumentWrite {
