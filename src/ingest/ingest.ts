@@ -3,6 +3,7 @@ import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../spec/documen
 import { DEFAULT_TENANT } from "../spec/principal.js";
 import type { StoreV1 } from "../spec/store.js";
 import { chunkDocument } from "./chunker.js";
+import { attachEntities } from "./entities-at-ingest.js";
 import { contentHash } from "./hash.js";
 import { loadFile } from "./load-file.js";
 import { planSources, type SourcePlan } from "./sources.js";
@@ -145,7 +146,7 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
           continue;
         }
         const doc: DocumentRecord = { ...loaded, source: plan.name, tenant, contentHash: hash };
-        pending.push({ write: { doc, chunks: chunkDocument({ doc }) }, isNew: previous === undefined });
+        pending.push({ write: attachEntities({ doc, chunks: chunkDocument({ doc }) }), isNew: previous === undefined });
         if (pending.length >= batchSize) await flush();
       }
     }
