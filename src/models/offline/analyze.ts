@@ -18,6 +18,9 @@ export interface QuestionPart {
   chain: boolean;
   answerType: AnswerType;
   aggregation: boolean;
+  /** For one side of a comparison: the alternative this part is about, and the comparative asked. */
+  alternative?: string;
+  comparative?: "max" | "min";
 }
 
 /** Question words that say what kind of answer is wanted but are not searched for. */
@@ -30,7 +33,13 @@ const GENERIC = new Set(
 
 const QUESTION_START =
   "(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)";
-const SPLIT = new RegExp(`\\s*(?:;|,\\s*(?:and|but)\\s+|,\\s*|\\s+(?:and|but)\\s+)(?=${QUESTION_START}\\b)`, "i");
+const WH = "(?:who|whom|whose|what|when|where|which|why|how)";
+// A new clause starts at "; ", at ", and"/" and" before a question word or auxiliary, or at a bare comma
+// before a question word (a comma before "have ..." is more often an apposition: "unresolved, i.e. have status").
+const SPLIT = new RegExp(
+  `\\s*(?:;\\s*(?=${QUESTION_START}\\b)|,\\s*(?:and|but)\\s+(?=${QUESTION_START}\\b)|\\s+(?:and|but)\\s+(?=${QUESTION_START}\\b)|,\\s*(?=${WH}\\b))`,
+  "i",
+);
 const PRONOUN = /\b(?:it|its|they|their|them|that|this|these|those|he|she|his|her|there)\b/i;
 const RELATIVE = /\s(?:that|which|whose|who|whom|where)\s/gi;
 const AGGREGATION =
@@ -41,7 +50,7 @@ export function answerTypeOf(question: string): AnswerType {
   if (/^(?:who|whom|whose)\b/.test(q) || /\bwhich (?:person|engineer|people|manager|lead|director)\b/.test(q))
     return "person";
   if (/^when\b|\bwhat (?:date|day|year|time)\b|\bon what date\b|\bin what year\b/.test(q)) return "date";
-  if (/\bhow long\b|\bduration\b/.test(q)) return "duration";
+  if (/\bhow long\b|\bduration\b|\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\b/.test(q)) return "duration";
   if (
     /\bhow (?:many|much)\b|\bwhat (?:percentage|share|number|amount)\b|\bwhat is the (?:limit|timeout|size|maximum|minimum)\b/.test(
       q,
@@ -53,6 +62,8 @@ export function answerTypeOf(question: string): AnswerType {
     /^(?:is|are|was|were|does|do|did|can|could|has|have|had|will)\b/.test(q)
   )
     return "yesno";
+  if (/^(?:what|which)\b[^?]*\b(?:limit|timeout|size|fee|price|cost|amount|percentage|share|number|minimum|maximum|window|latency|target|threshold|slo|rate)s?\b/.test(q))
+    return "number";
   if (/^which\b/.test(q)) return "entity";
   return "fact";
 }
@@ -84,6 +95,9 @@ function makePart(text: string, context = ""): QuestionPart {
   };
 }
 
+const MORE = /\b(?:more|most|longer|longest|larger|largest|bigger|higher|highest|greater|later|heavier|faster)\b/i;
+const LESS = /\b(?:fewer|less|least|shorter|shortest|smaller|smallest|lower|lowest|earlier|lighter|slower)\b/i;
+
 /** "Which lasted longer, A or B?" and "Are A and B both C?" become one part per alternative. */
 function comparisonParts(question: string): QuestionPart[] | undefined {
   const q = question.trim().replace(/[?.!]+$/, "");
@@ -99,7 +113,13 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
   if (alt) {
     const [, attr, a, b, rest] = alt;
     const attribute = `${attr} ${rest ?? ""}`.trim();
-    return [makePart(`${attribute} ${a}`), makePart(`${attribute} ${b}`)];
+    const comparative = MORE.test(attribute) ? "max" : LESS.test(attribute) ? "min" : undefined;
+    const side = (x: string): QuestionPart => {
+      const part = makePart(`${attribute} ${x}`);
+      // A quantitative comparison wants a number from each side.
+      return comparative ? { ...part, alternative: x.trim(), comparative, answerType: "number" } : { ...part, alternative: x.trim() };
+    };
+    return [side(a!), side(b!)];
   }
   return undefined;
 }

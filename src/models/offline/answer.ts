@@ -7,6 +7,7 @@ import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
+import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { sqlClaim } from "./sql-steps.js";
 
 interface Candidate {
@@ -55,6 +56,8 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
       const title = passage.title ?? "";
       // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
       const topical = coverage(part.terms, fullText(passage));
+      // A passage that is the record of an entity the question names (ticket T-1055's row, INC-2026-031's page).
+      const about = part.entities.some((e) => mentions(`${passage.docId} ${title}`, e)) ? 1 : 0;
       for (const unit of unitsOf(passage.text)) {
         if (looksLikeInstruction(unit.text)) continue;
         const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
@@ -72,7 +75,7 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
         const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
         const head = part.chain ? coverage(part.head, have) : 0;
         const score =
-          0.5 * onCall + 0.5 * onPart + 0.4 * head + 0.5 * typed + 0.15 * entity + 0.1 * passage.score + 0.3 * topical;
+          0.5 * onCall + 0.5 * onPart + 0.4 * head + 0.5 * typed + 0.15 * entity + 0.1 * passage.score + 0.3 * topical + 0.3 * about;
         out.push({
           n,
           step: record.step,
@@ -131,6 +134,7 @@ export function answerFromEvidence(state: AgentState, parts: QuestionPart[], set
   const claims: DraftClaim[] = [];
   const unsupported: string[] = [];
   const seen = new Set<string>();
+  const sides: Side[] = [];
   for (const [index, part] of parts.entries()) {
     const computed = sqlClaim(state, part, index);
     if (computed && computed.citations.length > 0) {
@@ -149,6 +153,8 @@ export function answerFromEvidence(state: AgentState, parts: QuestionPart[], set
       unsupported.push(part.text);
       continue;
     }
+    const measured = part.comparative ? chosen.find((c) => numberIn(c.quote)) : undefined;
+    if (measured) sides.push({ part, n: measured.n, quote: measured.quote });
     for (const c of chosen) {
       const key = `${c.n}|${c.quote}`;
       if (seen.has(key)) continue;
@@ -156,6 +162,8 @@ export function answerFromEvidence(state: AgentState, parts: QuestionPart[], set
       claims.push(claimOf(c));
     }
   }
+  const outcome = comparisonClaim(sides);
+  if (outcome) claims.unshift(outcome);
   if (claims.length === 0) {
     const searched = state.calls.map(
       (c) => `${String(c.call.args.corpus ?? c.call.tool)} for "${String(c.call.args.query ?? "")}"`,

@@ -84,8 +84,7 @@ export async function rankSources(
       if (part.entities.length > 0 && hits.some((h) => part.entities.some((e) => mentions(fullText(h), e))))
         entityHit = 1;
     }
-    const table = part.aggregation && source.kind === "table" ? 0.3 : 0;
-    ranked.push({ name: source.name, score: 0.35 * described + 0.65 * probe + 0.3 * entityHit + table });
+    ranked.push({ name: source.name, score: 0.35 * described + 0.65 * probe + 0.3 * entityHit });
   }
   return ranked.sort((a, b) => b.score - a.score);
 }

@@ -1,6 +1,7 @@
 import type { AgentState, CallRecord, DraftClaim } from "../../spec/engine.js";
 import type { SourceInfo } from "../../spec/source.js";
 import type { ToolCallRequest } from "../../spec/trace.js";
+import { termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
 import { callsForPart, passagesOf, unitsOf } from "./evidence-view.js";
 import { answerFromRows, planSql, type SqlPlan } from "./sql/index.js";
@@ -15,11 +16,17 @@ function tablesOf(state: AgentState): SourceInfo[] {
   return hasTools ? state.sources.filter((s) => s.kind === "table" && s.table) : [];
 }
 
-/** The table lookups of an aggregation part: describe each table it may be about (the planner turns that into SQL). */
+/** Does the question speak of the table's rows ("how many support tickets")? Counting words alone do not make SQL. */
+function namesTable(question: string, table: SourceInfo): boolean {
+  const asked = termSet(question);
+  return [...termSet(table.name.replace(/_/g, " "))].some((t) => asked.has(t));
+}
+
+/** The table lookups of an aggregation part: describe the table it speaks of (the planner turns that into SQL). */
 export function describeCalls(state: AgentState, part: QuestionPart, index: number, ranked: string[]): Call[] {
   if (!part.aggregation) return [];
-  const tables = tablesOf(state);
-  const table = ranked.map((name) => tables.find((t) => t.name === name)).find(Boolean) ?? tables[0];
+  const tables = tablesOf(state).filter((t) => namesTable(part.text, t));
+  const table = ranked.map((name) => tables.find((t) => t.name === name)).find(Boolean);
   return table ? [{ tool: "describe_table", args: { table: table.name }, subQuestion: index }] : [];
 }
 
