@@ -10,6 +10,8 @@ export interface SearchFilter {
   sources?: string[];
   /** Restrict to one document. */
   docId?: string;
+  /** Restrict to these documents (a hierarchical search's second pass); honoured by `keywordSearch`. */
+  docIds?: string[];
   /** Only documents with updated_at on or after this ISO date. */
   since?: string;
   k: number;
@@ -28,6 +30,15 @@ export interface VectorQuery extends SearchFilter {
 
 /** A scored chunk as the store returns it: `score` is the raw measure (BM25 relevance, cosine similarity). */
 export interface ScoredChunk extends Passage {
+  raw: number;
+}
+
+/** A document found by `documentSearch` (title, headings, opening); `raw` is the BM25 relevance. */
+export interface ScoredDocument {
+  docId: string;
+  source: string;
+  title: string;
+  updatedAt?: string;
   raw: number;
 }
 
@@ -85,6 +96,8 @@ export interface StoreV1 {
   // retrieval
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]>;
   vectorSearch(query: VectorQuery): Promise<ScoredChunk[]>;
+  /** Optional document-level keyword pass over title, headings and opening paragraph, ACL-filtered like chunks. */
+  documentSearch?(query: KeywordQuery): Promise<ScoredDocument[]>;
 
   // tables (table sources are real SQL tables)
   writeTable(table: TableWrite): Promise<void>;

@@ -1,6 +1,7 @@
 import type { DocumentWrite } from "../../spec/document.js";
 import { searchText } from "../../text/tokenize.js";
 import type { StoreContext } from "./context.js";
+import { indexDocument } from "./doc-index.js";
 import {
   deleteVector,
   ensureVectorTable,
@@ -134,6 +135,7 @@ export function writeDocuments(
           changes.added(dims, rowid, chunk.embedding);
         }
       }
+      indexDocument(ctx, doc, chunks);
     }
     return bumpVectorVersions(ctx, changes);
   });

@@ -6,6 +6,7 @@ import type {
   KeywordQuery,
   RunRecord,
   ScoredChunk,
+  ScoredDocument,
   SessionTurn,
   SqlResult,
   StoreV1,
@@ -13,6 +14,7 @@ import type {
   VectorQuery,
 } from "../../spec/store.js";
 import { StoreContext } from "./context.js";
+import { documentSearch } from "./doc-index.js";
 import * as documents from "./documents.js";
 import { cachedEmbeddings, cacheEmbeddings } from "./embedding-cache.js";
 import { SqliteGraph, writeDocumentsWithEntities } from "./graph.js";
@@ -114,6 +116,10 @@ export class SqliteStore implements StoreV1 {
 
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
     return this.#run("search keywords", (ctx) => keywordSearch(ctx, query));
+  }
+
+  documentSearch(query: KeywordQuery): Promise<ScoredDocument[]> {
+    return this.#run("search documents", (ctx) => documentSearch(ctx, query));
   }
 
   vectorSearch(query: VectorQuery): Promise<ScoredChunk[]> {

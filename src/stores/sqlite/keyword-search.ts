@@ -17,6 +17,10 @@ export function keywordSearch(ctx: StoreContext, query: KeywordQuery): ScoredChu
   const match = matchExpression(query.terms);
   if (match === undefined || query.k <= 0) return [];
   const filter = chunkFilter(query);
+  if (query.docIds !== undefined) {
+    filter.sql += " AND c.doc_id IN (SELECT value FROM json_each(?))";
+    filter.params.push(JSON.stringify(query.docIds));
+  }
   const { title, section, body } = BM25_WEIGHTS;
   // CROSS JOIN pins the join order: FTS drives, chunks are looked up by rowid (the planner may otherwise scan
   // chunks and run the MATCH once per row). Documents are joined only for the k rows kept.

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { StoreError } from "../../spec/errors.js";
+import { ensureDocIndexSchema } from "./schema-docs.js";
 import { ensureGraphSchema } from "./schema-graph.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
@@ -87,6 +88,7 @@ export function openDatabase({ path, readonly }: OpenOptions): Database.Database
   try {
     migrate(db, readonly, path);
     if (!readonly) ensureGraphSchema(db);
+    if (!readonly) ensureDocIndexSchema(db);
   } catch (error) {
     db.close();
     throw error;

@@ -1,0 +1,76 @@
+import type { Passage } from "../spec/passage.js";
+import type { ScoredDocument, StoreV1 } from "../spec/store.js";
+import { queryTerms } from "../text/tokenize.js";
+import { keywordConfidence } from "./calibrate.js";
+import { dedupeOverlapping } from "./dedupe.js";
+import type { RetrieveOptions, Retriever, SearchMode } from "./retriever.js";
+
+/** Above this many chunks a knowledge base is searched hierarchically by default. */
+export const HIERARCHICAL_THRESHOLD = 50_000;
+
+export type RetrievalShape = "flat" | "hierarchical";
+
+/** Flat search for small corpora; document pass first when the corpus has `threshold` chunks or more. */
+export function chooseRetrieval(options: { chunks: number; threshold?: number }): RetrievalShape {
+  return options.chunks >= (options.threshold ?? HIERARCHICAL_THRESHOLD) ? "hierarchical" : "flat";
+}
+
+export interface CreateHierarchicalRetrieverOptions {
+  store: StoreV1;
+  /** Flat retrieval: used for vector and hybrid search, one-document search, and whenever the document pass finds nothing. */
+  base: Retriever;
+  /** Documents kept by the document pass. Default 8. */
+  docs?: number;
+  /** Chunk candidates fetched per requested passage, to survive de-duplication. Default 3. */
+  overfetch?: number;
+  /** The mode of a search that names none: `keyword` (default), or `hybrid` when the base retriever has an embedder. */
+  defaultMode?: SearchMode;
+  /** Told which documents the first pass chose (for traces and measurements). */
+  onDocuments?: (docs: ScoredDocument[]) => void;
+}
+
+/**
+ * Two-pass keyword retrieval: BM25 over documents' titles, headings and opening paragraphs picks the best
+ * `docs` documents, then BM25 over chunks searches inside those documents only. When the document pass finds
+ * nothing, or the store has no document index, the search is the base retriever's flat search; when the
+ * chosen documents yield fewer than `k` passages, flat results fill the rest. Every read carries the
+ * principal, so both passes are ACL-filtered in the store.
+ */
+export function createHierarchicalRetriever(options: CreateHierarchicalRetrieverOptions): Retriever {
+  const { store, base } = options;
+  const docCount = Math.max(1, options.docs ?? 8);
+  const overfetch = options.overfetch ?? 3;
+
+  return {
+    async search(query: string, opts: RetrieveOptions): Promise<Passage[]> {
+      const documentSearch = store.documentSearch?.bind(store);
+      const keywordOnly = (opts.mode ?? options.defaultMode ?? "keyword") === "keyword";
+      const wanted = queryTerms(query);
+      if (documentSearch === undefined || !keywordOnly || opts.docId !== undefined || wanted.length === 0) {
+        return base.search(query, opts);
+      }
+      const k = Math.max(1, Math.min(100, opts.k ?? 5));
+      const filter = { principal: opts.principal, sources: opts.sources, since: opts.since };
+      const docs = await documentSearch({ ...filter, terms: wanted, k: docCount });
+      options.onDocuments?.(docs);
+      if (docs.length === 0) return base.search(query, opts);
+      opts.signal?.throwIfAborted();
+      const hits = await store.keywordSearch({
+        ...filter,
+        docIds: docs.map((d) => d.docId),
+        terms: wanted,
+        k: k * overfetch,
+      });
+      const raws = new Map(hits.map((hit) => [hit.id, hit.raw]));
+      const kept = dedupeOverlapping(hits.map(({ raw: _raw, ...passage }) => passage)).slice(0, k);
+      // Confidence for the kept hits only, as the flat retriever does.
+      const inDocs = kept.map((p) => ({
+        ...p,
+        score: keywordConfidence(wanted, `${p.title ?? ""} ${p.section ?? ""} ${p.text}`, raws.get(p.id) ?? 0),
+      }));
+      if (inDocs.length >= k) return inDocs;
+      const flat = await base.search(query, { ...opts, mode: "keyword" });
+      return dedupeOverlapping([...inDocs, ...flat]).slice(0, k);
+    },
+  };
+}
