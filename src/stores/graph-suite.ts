@@ -178,6 +178,15 @@ export function runGraphSuite(name: string, open: OpenStore): void {
         );
         expect((await find("10.0.0.5", alice, "ip")).entities.map((e) => e.type)).toEqual(["ip"]);
         expect((await find("10.0.0.5", alice, "email")).entities).toEqual([]);
+        const titled = await graph.findEntities({
+          value: "refund-orchestrator",
+          type: "title",
+          principal: alice,
+          k: 3,
+        });
+        expect(titled.entities[0]).toMatchObject({ key: "refund-orchestrator", type: "title", mentions: 2 });
+        expect(new Set(titled.passages.map((p) => p.docId))).toEqual(new Set(["services/refund-orchestrator.md"]));
+        expect((await find("refund-orchestrator", alice)).entities[0]?.type).toBe("code");
       });
 
       it("shows nothing from documents or sources the principal may not read", async () => {

@@ -47,14 +47,15 @@ export function findEntityRows(ctx: StoreContext, query: Omit<EntityQuery, "evid
   const literal = likeLiteral(key);
   // Very short values match too much inside other keys: exact and prefix matches only.
   const pattern = key.length >= 3 ? `%${literal}%` : `${literal}%`;
-  const typeClause = query.type === undefined ? "" : "AND m.type = ?";
+  // A title's own mention may carry the type of the same text in the body; its role still says `defines`.
+  const typeClause = query.type === undefined ? "" : "AND (m.type = ? OR (? = 'title' AND m.role = 1))";
   const rows = ctx
     .stmt(
       `WITH candidates AS (
          SELECT e.id AS id, CASE WHEN e.key = ? THEN 2 WHEN e.key LIKE ? ESCAPE '\\' THEN 1 ELSE 0 END AS exactness
          FROM graph_entities AS e WHERE e.tenant = ? AND e.key LIKE ? ESCAPE '\\'
        )
-       SELECT e.id AS id, e.key AS key, e.text AS text, ${query.type === undefined ? "e.type" : "m.type"} AS type,
+       SELECT e.id AS id, e.key AS key, e.text AS text, ${query.type === undefined ? "e.type" : "?"} AS type,
          count(*) AS mentions, count(DISTINCT c.doc_id) AS documents, k.exactness AS exactness
        FROM candidates AS k
        CROSS JOIN graph_entities AS e ON e.id = k.id
@@ -70,8 +71,9 @@ export function findEntityRows(ctx: StoreContext, query: Omit<EntityQuery, "evid
       `${literal}%`,
       query.principal.tenant,
       pattern,
-      ...filter.params,
       ...(query.type === undefined ? [] : [query.type]),
+      ...filter.params,
+      ...(query.type === undefined ? [] : [query.type, query.type]),
       Math.floor(query.k),
     ) as StatsRow[];
   return rows.map(toEntity);
