@@ -70,7 +70,9 @@ export function createHierarchicalRetriever(options: CreateHierarchicalRetriever
       }));
       if (inDocs.length >= k) return inDocs;
       const flat = await base.search(query, { ...opts, mode: "keyword" });
-      return dedupeOverlapping([...inDocs, ...flat]).slice(0, k);
+      // Fill by confidence (both lists are calibrated the same way), so a better flat hit is not pushed down.
+      const merged = [...inDocs, ...flat].sort((a, b) => b.score - a.score);
+      return dedupeOverlapping(merged).slice(0, k);
     },
   };
 }
