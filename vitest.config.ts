@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The CLI tests run bin/ferret.js, which loads dist/: build once before any test file runs.
+    globalSetup: ["test/cli/global-setup.ts"],
   },
 });

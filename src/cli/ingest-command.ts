@@ -16,9 +16,10 @@ interface IngestFlags extends GlobalOptions {
 function summaryText(s: IngestSummary): string {
   const lines = [
     `sources: ${s.sources.join(", ") || "none"}`,
-    `documents: ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ${s.removed} removed, ${s.failed.length} failed · ${s.chunks} chunks written · ${s.ms} ms`,
+    `documents: ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ${s.removed} removed, ${s.failed.length} failed, ${s.skipped.length} skipped · ${s.chunks} chunks written · ${s.ms} ms`,
   ];
   for (const f of s.failed) lines.push(`  failed  ${f.file}: ${f.reason}`);
+  for (const k of s.skipped) lines.push(`  skipped ${k.file}: ${k.reason}`);
   for (const w of s.warnings) lines.push(`  warning ${w.file}: ${w.message}`);
   return lines.join("\n");
 }
@@ -26,7 +27,7 @@ function summaryText(s: IngestSummary): string {
 /** Exit status: 1 when nothing at all could be ingested, or when anything failed under --strict. */
 export function ingestExitCode(s: IngestSummary, strict: boolean): number {
   const ingested = s.added + s.updated + s.unchanged;
-  if (ingested === 0 && s.failed.length > 0) return 1;
+  if (ingested === 0 && (s.failed.length > 0 || s.skipped.length > 0)) return 1;
   if (strict && s.failed.length > 0) return 1;
   return 0;
 }

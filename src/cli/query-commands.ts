@@ -38,11 +38,11 @@ export function searchCommand(program: Command): void {
         id: p.id,
         docId: p.docId,
         source: p.source,
-        title: p.title,
-        section: p.section,
+        title: p.title ?? null,
+        section: p.section ?? null,
         text: p.text,
         score: p.score,
-        updatedAt: p.updatedAt,
+        updatedAt: p.updatedAt ?? null,
       }));
       print(shaped, flags.json, () => formatPassages(passages));
     } finally {

@@ -29,11 +29,18 @@ const NOT_NAMES = new Set(
     "Be Been Do Does Did Has Have Had Can Could Should Would Will May Might Must Which What Who Whom Whose When Where " +
     "Why How Not No Yes All Any Each Every Some Most More Less Only Also Then Than There Here After Before During " +
     "Since Until While About Into Over Under Between Both Either Neither I We You He She They Our Your Their His Her " +
-    "My Me Us Them Please Note Give List Tell Show Name Find Get See Use Set Add Make"
+    "My Me Us Them Please Note Give List Tell Show Name Find Get See Use Set Add Make " +
+    "January February March April May June July August September October November December " +
+    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday"
   ).split(" "),
 );
 
-const NAME_WORD = /^(?:[A-Z][\p{L}'’.-]*|[A-Z]{2,}|\d+)$/u;
+const NAME_WORD = /^(?:[A-Z][\p{L}\p{N}'’.-]*|[A-Z]{2,}|\d+)$/u;
+/** A capitalised word of a name: "Okafor", "R5", "Jean-Luc"; not an identifier such as "AR-2002". */
+function isNameWord(word: string): boolean {
+  return NAME_WORD.test(word) && !(/\d/.test(word) && word.includes("-")) && !NOT_NAMES.has(word);
+}
+
 const CONNECTORS = new Set(["of", "the", "&", "de", "von", "van", "der", "la", "le", "du", "y"]);
 
 function names(text: string): Entity[] {
@@ -43,7 +50,7 @@ function names(text: string): Entity[] {
   while (i < tokens.length) {
     const tok = tokens[i]!;
     const word = tok[0].replace(/[.]+$/, "");
-    if (!/^[A-Z]/.test(word) || NOT_NAMES.has(word) || !NAME_WORD.test(word)) {
+    if (!/^[A-Z]/.test(word) || !isNameWord(word)) {
       i++;
       continue;
     }
@@ -53,13 +60,16 @@ function names(text: string): Entity[] {
       const next = tokens[j]![0].replace(/[.]+$/, "");
       const gap = text.slice(tokens[j - 1]!.index! + tokens[j - 1]![0].length, tokens[j]!.index!);
       if (/[,;:!?()\n]/.test(gap) || tokens[j - 1]![0].endsWith(".")) break;
-      if (/^[A-Z]/.test(next) && NAME_WORD.test(next) && !NOT_NAMES.has(next)) end = j;
+      if (/^[A-Z]/.test(next) && isNameWord(next)) end = j;
       else if (!CONNECTORS.has(next)) break;
       j++;
     }
     const start = tok.index!;
     const last = tokens[end]!;
-    const phrase = text.slice(start, last.index! + last[0].length).replace(/[.]+$/, "");
+    const phrase = text
+      .slice(start, last.index! + last[0].length)
+      .replace(/[.]+$/, "")
+      .replace(/['’]s$/, "");
     const sentenceStart = start === 0 || /[.!?]\s*$|\n\s*$|^\s*$/.test(text.slice(Math.max(0, start - 3), start));
     if (end > i || !sentenceStart) out.push({ text: phrase, type: "name", index: start });
     i = end + 1;

@@ -31,8 +31,12 @@ export function isCjk(text: string): boolean {
   return CJK.test(text);
 }
 
+/** Lower case, NFKC, and no possessive: "Eye's" and "Eye" are the same term. */
 function normalise(word: string): string {
-  return word.normalize("NFKC").toLowerCase();
+  return word
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/['’]s$/, "");
 }
 
 /** Index terms of a text: normalised words, plus character bigrams of CJK runs. */

@@ -50,7 +50,8 @@ export function answerTypeOf(question: string): AnswerType {
   if (/^(?:who|whom|whose)\b/.test(q) || /\bwhich (?:person|engineer|people|manager|lead|director)\b/.test(q))
     return "person";
   if (/^when\b|\bwhat (?:date|day|year|time)\b|\bon what date\b|\bin what year\b/.test(q)) return "date";
-  if (/\bhow long\b|\bduration\b|\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\b/.test(q)) return "duration";
+  if (/\bhow long\b|\bduration\b|\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\b/.test(q))
+    return "duration";
   if (
     /\bhow (?:many|much)\b|\bwhat (?:percentage|share|number|amount)\b|\bwhat is the (?:limit|timeout|size|maximum|minimum)\b/.test(
       q,
@@ -62,7 +63,11 @@ export function answerTypeOf(question: string): AnswerType {
     /^(?:is|are|was|were|does|do|did|can|could|has|have|had|will)\b/.test(q)
   )
     return "yesno";
-  if (/^(?:what|which)\b[^?]*\b(?:limit|timeout|size|fee|price|cost|amount|percentage|share|number|minimum|maximum|window|latency|target|threshold|slo|rate)s?\b/.test(q))
+  if (
+    /^(?:what|which)\b[^?]*\b(?:limit|timeout|size|fee|price|cost|amount|percentage|share|number|minimum|maximum|window|latency|target|threshold|slo|rate)s?\b/.test(
+      q,
+    )
+  )
     return "number";
   if (/^which\b/.test(q)) return "entity";
   return "fact";
@@ -78,7 +83,12 @@ function makePart(text: string, context = ""): QuestionPart {
   const clean = text.trim().replace(/[?.!]+$/, "");
   const query = context ? `${clean} ${context}` : clean;
   // A relative pronoun after the first word ("the team that owns X") chains lookups: X first, the head last.
-  const relative = [...` ${clean} `.matchAll(RELATIVE)].find((m) => m.index > 1);
+  // "Jagdish Mali ... is father to which actress?" asks in place: there "which" is the question word. A
+  // question that starts with its question word, or a "that"/"whose" clause, chains.
+  const leads = new RegExp(`^${QUESTION_START}\\b`, "i").test(clean);
+  const relative = [...` ${clean} `.matchAll(RELATIVE)].find(
+    (m) => m.index > 1 && (leads || /^\s(?:that|whose)\s$/i.test(m[0])),
+  );
   const chain = relative !== undefined;
   const head = relative ? contentTerms(clean.slice(0, relative.index)) : [];
   return {
@@ -117,7 +127,9 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
     const side = (x: string): QuestionPart => {
       const part = makePart(`${attribute} ${x}`);
       // A quantitative comparison wants a number from each side.
-      return comparative ? { ...part, alternative: x.trim(), comparative, answerType: "number" } : { ...part, alternative: x.trim() };
+      return comparative
+        ? { ...part, alternative: x.trim(), comparative, answerType: "number" }
+        : { ...part, alternative: x.trim() };
     };
     return [side(a!), side(b!)];
   }

@@ -24,9 +24,15 @@ export function hasAnswerType(text: string, type: AnswerType, known = ""): boole
       return fresh || /\p{Script=Han}{2,4}/u.test(text);
     }
     case "date":
-      return /\b\d{4}-\d{2}-\d{2}\b|\b(?:1[5-9]|20)\d{2}\b|\b\d{1,2}:\d{2}\b/.test(text) || MONTH.test(text) || WEEKDAY.test(text);
+      return (
+        /\b\d{4}-\d{2}-\d{2}\b|\b(?:1[5-9]|20)\d{2}\b|\b\d{1,2}:\d{2}\b/.test(text) ||
+        MONTH.test(text) ||
+        WEEKDAY.test(text)
+      );
     case "duration":
-      return /\d+(?:[.,]\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|business days|weeks?|months?|years?)\b/i.test(text);
+      return /\d+(?:[.,]\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|business days|weeks?|months?|years?)\b/i.test(
+        text,
+      );
     case "number":
       // A standalone number, not the digits of an identifier such as SEV1 or INC-2026-014.
       return /(?<![\p{L}\d_-])\d+(?:[.,]\d+)*(?![\p{L}_-]*\d)/u.test(text);

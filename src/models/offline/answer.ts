@@ -5,9 +5,9 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
+import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
-import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { sqlClaim } from "./sql-steps.js";
 
 interface Candidate {
@@ -75,7 +75,14 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
         const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
         const head = part.chain ? coverage(part.head, have) : 0;
         const score =
-          0.5 * onCall + 0.5 * onPart + 0.4 * head + 0.5 * typed + 0.15 * entity + 0.1 * passage.score + 0.3 * topical + 0.3 * about;
+          0.5 * onCall +
+          0.5 * onPart +
+          0.4 * head +
+          0.5 * typed +
+          0.15 * entity +
+          0.1 * passage.score +
+          0.3 * topical +
+          0.3 * about;
         out.push({
           n,
           step: record.step,

@@ -7,7 +7,8 @@ export interface Side {
   quote: string;
 }
 
-const NUMBER = /(?<![\p{L}\d_-])(\d+(?:[.,]\d+)?)\s*(%|ms|milliseconds?|s\b|seconds?|minutes?|hours?|days?|weeks?|months?|years?|[KMG]B\b|requests? per second|engineers?)?/iu;
+const NUMBER =
+  /(?<![\p{L}\d_-])(\d+(?:[.,]\d+)?)\s*(%|ms|milliseconds?|s\b|seconds?|minutes?|hours?|days?|weeks?|months?|years?|[KMG]B\b|requests? per second|engineers?)?/iu;
 
 /** The first standalone number of a sentence, with its unit. */
 export function numberIn(text: string): { value: number; unit: string } | undefined {

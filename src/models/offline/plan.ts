@@ -1,7 +1,8 @@
 import type { AgentState, EngineContext, PlanResult } from "../../spec/engine.js";
 import type { ToolCallRequest } from "../../spec/trace.js";
 import { mentions } from "../../text/entities.js";
-import { coverage } from "../../text/overlap.js";
+import { coverage, fold } from "../../text/overlap.js";
+import { queryTerms } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { newEntities, rankSources } from "./route.js";
@@ -36,6 +37,12 @@ async function searchCalls(
   return calls;
 }
 
+/** An entity every word of which an earlier query already held has been followed (or asked) before. */
+function usedAlready(entity: string, used: Set<string>): boolean {
+  const words = entity.toLowerCase().split(/\s+/).filter(Boolean);
+  return used.has(entity.toLowerCase()) || (words.length > 0 && words.every((w) => used.has(w)));
+}
+
 /**
  * Bridge entities for the next hop: names and identifiers in the sentences of the latest hop that touch
  * the part, ranked by how much of the part the sentence covers and by whether a probe finds a document
@@ -58,7 +65,7 @@ async function bridges(
         const touch = coverage(part.terms, unit);
         if (touch === 0 && unit !== passage.title) continue;
         for (const entity of newEntities(unit, state.standaloneQuestion)) {
-          if (used.has(entity.toLowerCase())) continue;
+          if (usedAlready(entity, used)) continue;
           scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2));
         }
       }
@@ -147,8 +154,11 @@ export async function planCalls(
         .split(/\s+/))
         used.add(w);
     for (const r of records) used.add(String(r.call.args.query ?? "").toLowerCase());
-    const bridgeEntities = (await bridges(state, ctx, part, index, used)).filter((e) => !used.has(e.toLowerCase()));
-    const want = missing.length > 0 ? missing : part.head;
+    const bridgeEntities = (await bridges(state, ctx, part, index, used)).filter((e) => !usedAlready(e, used));
+    // Grades name folded terms ("tak" for "taking"); search with the question's own words.
+    const words = queryTerms(part.query);
+    const unfold = (t: string) => words.find((w) => fold(w) === t) ?? t;
+    const want = (missing.length > 0 ? missing : part.head).map(unfold);
     for (const entity of bridgeEntities.slice(0, settings.bridgesPerHop)) {
       const hop = `${entity} ${want.join(" ")}`.trim();
       calls.push(
