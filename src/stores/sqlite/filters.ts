@@ -32,10 +32,11 @@ export interface ChunkFilter {
   principal: Principal;
   sources?: string[];
   docId?: string;
+  docIds?: string[];
   since?: string;
 }
 
-/** Tenant, ACL (source and document), sources, docId and since, as a WHERE fragment over chunks aliased `c`. */
+/** Tenant, ACL (source and document), sources, docId(s) and since, as a WHERE fragment over chunks aliased `c`. */
 export function chunkFilter(filter: ChunkFilter): SqlFragment & { narrowed: boolean } {
   const clauses = ["c.tenant = ?"];
   const params: unknown[] = [filter.principal.tenant];
@@ -57,6 +58,11 @@ export function chunkFilter(filter: ChunkFilter): SqlFragment & { narrowed: bool
   if (filter.docId !== undefined) {
     clauses.push("c.doc_id = ?");
     params.push(filter.docId);
+    narrowed = true;
+  }
+  if (filter.docIds !== undefined) {
+    clauses.push("c.doc_id IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.docIds));
     narrowed = true;
   }
   if (filter.since !== undefined) {
