@@ -6,7 +6,7 @@ import type { DocumentWrite } from "../spec/document.js";
 import { graphOf } from "../spec/graph.js";
 import type { Principal } from "../spec/principal.js";
 import { createSqliteStore } from "../stores/sqlite/index.js";
-import { attachEntities, titleEntities } from "./entities-at-ingest.js";
+import { attachEntities, chunkEntities, titleEntities } from "./entities-at-ingest.js";
 import { ingestPath } from "./ingest.js";
 
 const staff: Principal = { tenant: "default", user: "s", roles: ["staff"] };
@@ -19,6 +19,15 @@ describe("titleEntities", () => {
     ]);
     expect(titleEntities("Payments Core")).toEqual([{ text: "Payments Core", type: "title", role: "defines" }]);
     expect(titleEntities("  ")).toEqual([]);
+  });
+});
+
+describe("chunkEntities", () => {
+  it("leaves out HTTP methods read as names", () => {
+    expect(chunkEntities("Then POST /v2/refunds with Dana Smith.")).toEqual([
+      { text: "/v2/refunds", type: "path" },
+      { text: "Dana Smith", type: "name" },
+    ]);
   });
 });
 

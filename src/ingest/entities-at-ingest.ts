@@ -4,6 +4,18 @@ import { extractEntities } from "../text/entities.js";
 /** Titles longer than this are sentences, not names: they become no `title` entity (their entities still count). */
 export const MAX_TITLE_ENTITY_LENGTH = 80;
 
+/** HTTP methods read as capitalised names ("POST /v2/refunds"): in nearly every API chunk, they link nothing. */
+const NOT_ENTITIES = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
+
+/** The chunk's own mentions, as `extractEntities` finds them, less the noise above. */
+export function chunkEntities(text: string): ChunkEntity[] {
+  const out: ChunkEntity[] = [];
+  for (const entity of extractEntities(text)) {
+    if (!NOT_ENTITIES.has(entity.text)) out.push({ text: entity.text, type: entity.type });
+  }
+  return out;
+}
+
 /**
  * Entities a document's title defines: the title itself (type `title`) and the entities inside it. Every
  * chunk of the document carries them with role `defines`, linking the document's subject to what it says.
@@ -27,7 +39,7 @@ export function titleEntities(title: string): ChunkEntity[] {
 export function attachEntities(write: DocumentWrite): DocumentWrite {
   const defined = titleEntities(write.doc.title);
   for (const chunk of write.chunks) {
-    const mentioned: ChunkEntity[] = extractEntities(chunk.text).map((e) => ({ text: e.text, type: e.type }));
+    const mentioned = chunkEntities(chunk.text);
     chunk.entities = defined.length > 0 ? [...defined, ...mentioned] : mentioned;
   }
   return write;

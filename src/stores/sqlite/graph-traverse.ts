@@ -10,35 +10,43 @@ export interface Hop {
   defines: boolean;
 }
 
+/** Readable chunks read per entity expanded: a hub (an entity in thousands of chunks) costs no more than this. */
+export const EXPAND_SAMPLE = 500;
+
 /**
  * Edges out of each entity in `ids`, through chunks the principal may read, keeping the `perEntity`
  * strongest per entity (weight = readable chunks mentioning both; `defines` when a side comes from a title).
+ * Each entity is expanded from at most `EXPAND_SAMPLE` of its readable chunks, so a hub's weights are counted
+ * on that sample.
  */
 export function expand(ctx: StoreContext, options: { ids: number[]; principal: Principal; perEntity: number }): Hop[] {
   if (options.ids.length === 0) return [];
   const filter = chunkFilter({ principal: options.principal });
-  const rows = ctx
-    .stmt(
-      `WITH pairs AS (
-         SELECT m1.entity_id AS src, m2.entity_id AS dst, count(*) AS weight, max(m1.role + m2.role) AS defines
-         FROM graph_mentions AS m1
-         CROSS JOIN chunks AS c ON c.rowid = m1.chunk_rowid
-         CROSS JOIN graph_mentions AS m2 ON m2.chunk_rowid = m1.chunk_rowid
-         WHERE m1.entity_id IN (SELECT value FROM json_each(?)) AND m2.entity_id <> m1.entity_id AND ${filter.sql}
-         GROUP BY m1.entity_id, m2.entity_id
-       ), ranked AS (
-         SELECT src, dst, weight, defines, row_number() OVER (PARTITION BY src ORDER BY weight DESC, dst) AS r
-         FROM pairs
-       )
-       SELECT src, dst, weight, defines FROM ranked WHERE r <= ? ORDER BY weight DESC, src, dst`,
-    )
-    .all(JSON.stringify(options.ids), ...filter.params, Math.max(1, Math.floor(options.perEntity))) as {
-    src: number;
-    dst: number;
-    weight: number;
-    defines: number;
-  }[];
-  return rows.map((row) => ({ src: row.src, dst: row.dst, weight: row.weight, defines: row.defines > 0 }));
+  const statement = ctx.stmt(
+    `WITH sample AS (
+       SELECT m1.chunk_rowid AS chunk_rowid, m1.role AS role
+       FROM graph_mentions AS m1 CROSS JOIN chunks AS c ON c.rowid = m1.chunk_rowid
+       WHERE m1.entity_id = ? AND ${filter.sql}
+       LIMIT ?
+     )
+     SELECT m2.entity_id AS dst, count(*) AS weight, max(s.role + m2.role) AS defines
+     FROM sample AS s CROSS JOIN graph_mentions AS m2 ON m2.chunk_rowid = s.chunk_rowid
+     WHERE m2.entity_id <> ?
+     GROUP BY m2.entity_id
+     ORDER BY weight DESC, dst
+     LIMIT ?`,
+  );
+  const hops: Hop[] = [];
+  const perEntity = Math.max(1, Math.floor(options.perEntity));
+  for (const src of options.ids) {
+    const rows = statement.all(src, ...filter.params, EXPAND_SAMPLE, src, perEntity) as {
+      dst: number;
+      weight: number;
+      defines: number;
+    }[];
+    for (const row of rows) hops.push({ src, dst: row.dst, weight: row.weight, defines: row.defines > 0 });
+  }
+  return hops.sort((a, b) => b.weight - a.weight || a.src - b.src || a.dst - b.dst);
 }
 
 /** Breadth-first walk to `depth` hops: each entity's first (shallowest, strongest) arrival is kept. */
