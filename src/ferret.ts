@@ -7,6 +7,9 @@ import { resolveEmbedder } from "./embedders/resolve.js";
 import { resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
 import { createOfflineEngine } from "./models/offline/index.js";
+import { createSubQueryCache, type SubQueryCache } from "./retrieval/cache.js";
+import { chooseRetrieval, createHierarchicalRetriever } from "./retrieval/hierarchical.js";
+import { resolveReranker } from "./retrieval/rerank.js";
 import type { Retriever, SearchMode } from "./retrieval/retriever.js";
 import { createRetriever } from "./retrieval/search.js";
 import type { Answer } from "./spec/answer.js";
@@ -14,10 +17,12 @@ import type { EmbedderV1 } from "./spec/embedder.js";
 import type { AgentEngineV1, Preset } from "./spec/engine.js";
 import type { Passage } from "./spec/passage.js";
 import { LOCAL_OWNER, type Principal } from "./spec/principal.js";
+import type { RerankerV1 } from "./spec/reranker.js";
 import type { SourceInfo } from "./spec/source.js";
 import type { RunRecord, SessionTurn, StoreV1 } from "./spec/store.js";
 import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
 import { createSqliteStore } from "./stores/sqlite/index.js";
+import { createCachedExecutor } from "./tools/cached-executor.js";
 import { sqlTools } from "./tools/run-sql.js";
 import { createToolset } from "./tools/toolset.js";
 
@@ -38,6 +43,15 @@ export interface FerretOptions {
   /** Who acts when a call names nobody; default the local owner (every role, default tenant). */
   principal?: Principal;
   cacheDir?: string;
+  /** Re-rank the gathered evidence against the question before answering: `lexical`, `local:<model>`, or a reranker. */
+  reranker?: string | RerankerV1;
+  /** The sub-query cache (on by default): repeated searches under the same access scope cost nothing. */
+  cache?: boolean | { maxEntries?: number; ttlMs?: number };
+  /**
+   * `flat` (default): chunk search. `hierarchical`: a document pass, then chunks of the best documents.
+   * `auto`: hierarchical when the store holds 50,000 chunks or more.
+   */
+  retrieval?: "flat" | "hierarchical" | "auto";
   env?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
 }
@@ -121,8 +135,23 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
             env,
           })
         : createOfflineEngine();
-  const retriever = createRetriever({ store, embedder });
   const owner = options.principal ?? LOCAL_OWNER;
+  const flat = createRetriever({ store, embedder });
+  const shape =
+    options.retrieval === "auto"
+      ? chooseRetrieval({ chunks: (await store.listSources(owner)).reduce((n, src) => n + src.chunks, 0) })
+      : (options.retrieval ?? "flat");
+  const retriever =
+    shape === "hierarchical"
+      ? createHierarchicalRetriever({ store, base: flat, defaultMode: embedder ? "hybrid" : "keyword" })
+      : flat;
+  const reranker =
+    typeof options.reranker === "object"
+      ? options.reranker
+      : await resolveReranker({ spec: options.reranker, cacheDir: options.cacheDir, env, onWarning: warn });
+  const cache: SubQueryCache | undefined =
+    options.cache === false ? undefined : createSubQueryCache(typeof options.cache === "object" ? options.cache : {});
+  const executeTool = cache ? createCachedExecutor({ cache }) : undefined;
   const s = store;
 
   async function prepareRun(question: string, opts: AskOptions) {
@@ -133,6 +162,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     const tables = sources.some((source) => source.kind === "table");
     return {
       toolset: createToolset({ sources, tools: tables ? sqlTools : [] }),
+      executeTool,
+      reranker,
       question,
       history,
       principal,
@@ -166,7 +197,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     async ingest(path, opts = {}) {
       const tenant = opts.tenant ?? owner.tenant;
       if (embedder) await checkEmbedderCompatible(s, tenant, embedder);
-      return ingestPath({
+      const summary = await ingestPath({
         store: s,
         path,
         tenant,
@@ -183,6 +214,9 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
             }
           : undefined,
       });
+      // What was cached for these sources may be stale now.
+      for (const source of summary.sources) cache?.invalidateSource(tenant, source);
+      return summary;
     },
     search(query, opts = {}) {
       return retriever.search(query, {

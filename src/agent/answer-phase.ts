@@ -1,3 +1,4 @@
+import { rerankEvidence } from "../retrieval/rerank.js";
 import type { Answer, StopReason } from "../spec/answer.js";
 import type { TraceEvent } from "../spec/trace.js";
 import { checkCitations, renderClaim } from "./citations.js";
@@ -52,6 +53,15 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
     return refuse(stopReasonFor(end.reason, true), end.detail ?? "No passages were found.");
 
   if (EARLY.has(end.reason)) state.forceAnswer = true;
+  if (run.options.reranker) {
+    // Sub-queries found the evidence; the answer must fit the question itself.
+    state.evidence = await rerankEvidence({
+      reranker: run.options.reranker,
+      question: state.standaloneQuestion,
+      evidence: state.evidence,
+      signal: run.signal,
+    });
+  }
   const outcome = await run.callEngine("answer", (ctx) => run.options.engine.answer(state, ctx));
   yield* run.drain();
   if (outcome.kind === "stopped") return refuse(outcome.reason, end.detail);

@@ -4,9 +4,11 @@ import type { EvidenceItem } from "../spec/answer.js";
 import type { AgentEngineV1, CallRecord, GradeResult, Preset } from "../spec/engine.js";
 import { InvalidInputError } from "../spec/errors.js";
 import type { Principal } from "../spec/principal.js";
+import type { RerankerV1 } from "../spec/reranker.js";
 import type { SourceInfo } from "../spec/source.js";
 import type { SessionTurn, StoreV1 } from "../spec/store.js";
 import type { CheckpointDecision, CheckpointKind } from "../spec/trace.js";
+import type { executeToolCall } from "../tools/execute-tool-call.js";
 import type { Toolset } from "../tools/toolset.js";
 import { PRESET_NAMES, PRESETS, type PresetSettings } from "./presets.js";
 
@@ -67,6 +69,10 @@ export interface RunAgentOptions {
   modelName?: string;
   /** Where spans go; default the global `@opentelemetry/api` tracer (a no-op without an SDK). */
   tracer?: Tracer;
+  /** Runs a tool call; default `executeToolCall` (a cached executor from `createCachedExecutor` fits here). */
+  executeTool?: typeof executeToolCall;
+  /** Re-orders the gathered evidence against the original question before the answerer sees it. */
+  reranker?: RerankerV1;
   /** Keep the run record out of the store (it is saved by default). */
   persist?: boolean;
 }

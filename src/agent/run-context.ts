@@ -209,7 +209,8 @@ export class RunContext {
   /** Runs one tool call under the principal of this run (never one from the arguments). */
   async callTool(call: ToolCallRequest): Promise<{ result: ToolResult; ms: number }> {
     const started = this.now();
-    const result = await executeToolCall(
+    const execute = this.options.executeTool ?? executeToolCall;
+    const result = await execute(
       this.toolset,
       call,
       {

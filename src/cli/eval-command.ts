@@ -54,6 +54,9 @@ export function evalCommand(program: Command, setExit: (code: number) => void): 
       model: flags.model ?? process.env.FERRET_MODEL ?? "offline",
       baseUrl: flags.baseUrl,
       apiKey: flags.apiKey,
+      reranker: flags.reranker ?? process.env.FERRET_RERANKER,
+      retrieval: flags.retrieval,
+      cache: flags.cache !== false,
     });
     const log = (line: string) => {
       if (!flags.json) process.stderr.write(`${line}\n`);

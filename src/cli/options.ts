@@ -12,6 +12,9 @@ export interface GlobalOptions {
   apiKey?: string;
   as?: string;
   json?: boolean;
+  reranker?: string;
+  retrieval?: "flat" | "hierarchical" | "auto";
+  cache?: boolean;
 }
 
 export function addGlobalOptions(cmd: Command): Command {
@@ -28,6 +31,9 @@ export function addGlobalOptions(cmd: Command): Command {
     .option("--base-url <url>", "base URL for openai-compatible and ollama")
     .option("--api-key <key>", "API key (prefer the provider's environment variable)")
     .option("--as <principal>", "act as TENANT:USER:ROLE,ROLE")
+    .option("--reranker <spec>", "re-rank evidence before answering: lexical | local:<model> (env FERRET_RERANKER)")
+    .option("--retrieval <shape>", "flat | hierarchical | auto (document pass first on large stores)")
+    .option("--no-cache", "do not reuse results of repeated searches")
     .option("--json", "machine-readable output");
 }
 
@@ -42,6 +48,9 @@ export function openFerret(opts: GlobalOptions, env: NodeJS.ProcessEnv = process
     model: opts.model ?? env.FERRET_MODEL ?? "offline",
     baseUrl: opts.baseUrl,
     apiKey: opts.apiKey,
+    reranker: opts.reranker ?? env.FERRET_RERANKER,
+    retrieval: opts.retrieval,
+    cache: opts.cache !== false,
     env,
   });
 }

@@ -5,6 +5,7 @@ export * from "./engine.js";
 export * from "./errors.js";
 export * from "./passage.js";
 export * from "./principal.js";
+export * from "./reranker.js";
 export * from "./source.js";
 export * from "./store.js";
 export * from "./tool-result.js";
