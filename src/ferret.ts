@@ -23,6 +23,7 @@ import type { RunRecord, SessionTurn, StoreV1 } from "./spec/store.js";
 import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
 import { createSqliteStore } from "./stores/sqlite/index.js";
 import { createCachedExecutor } from "./tools/cached-executor.js";
+import { graphTools } from "./tools/graph-tools.js";
 import { sqlTools } from "./tools/run-sql.js";
 import { createToolset } from "./tools/toolset.js";
 
@@ -161,7 +162,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     const sources = await s.listSources(principal);
     const tables = sources.some((source) => source.kind === "table");
     return {
-      toolset: createToolset({ sources, tools: tables ? sqlTools : [] }),
+      toolset: createToolset({ sources, tools: [...(tables ? sqlTools : []), ...(s.graph ? graphTools : [])] }),
       executeTool,
       reranker,
       question,

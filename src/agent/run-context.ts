@@ -1,5 +1,6 @@
 import type { StopReason, Usage } from "../spec/answer.js";
 import type { AgentState, EngineContext, LlmUsage, WithUsage } from "../spec/engine.js";
+import { entityKey, graphOf } from "../spec/graph.js";
 import type { Passage } from "../spec/passage.js";
 import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
@@ -170,7 +171,10 @@ export class RunContext {
     if (stop) return { kind: "stopped", reason: stop };
     const started = this.now();
     try {
-      const value = await raceSignal(call({ signal: this.signal, probe: this.probe }), this.signal);
+      const value = await raceSignal(
+        call({ signal: this.signal, probe: this.probe, entity: this.entity }),
+        this.signal,
+      );
       this.recordUsage(value.usage ?? [], this.now() - started);
       return { kind: "ok", value };
     } catch (error) {
@@ -204,6 +208,19 @@ export class RunContext {
     if (sources.length === 0) return [];
     const k = Math.min(20, Math.max(1, Math.floor(options.k ?? 5)));
     return this.options.retriever.search(query, { principal: this.options.principal, sources, k, signal: this.signal });
+  };
+
+  /** An exact entity of the graph, read through the principal's ACL like every other read. */
+  private readonly entity = async (value: string) => {
+    const graph = graphOf(this.options.store);
+    if (!graph) return undefined;
+    const key = entityKey(value);
+    const found = await graph.findEntities({ value, principal: this.options.principal, k: 3, evidence: 3 });
+    const entity = found.entities.find((e) => e.key === key);
+    if (!entity) return undefined;
+    const defined =
+      entity.type === "title" || found.passages.some((p) => p.title !== undefined && entityKey(p.title) === key);
+    return { entity, defined };
   };
 
   /** Runs one tool call under the principal of this run (never one from the arguments). */

@@ -1,4 +1,5 @@
 import type { EvidenceItem } from "./answer.js";
+import type { GraphEntity } from "./graph.js";
 import type { Passage } from "./passage.js";
 import type { SourceInfo } from "./source.js";
 import type { SessionTurn } from "./store.js";
@@ -101,6 +102,11 @@ export interface EngineContext {
   signal: AbortSignal;
   /** A read-only retrieval probe under the run's principal (for routing by probe scores). */
   probe?: (query: string, options: { sources?: string[]; k?: number }) => Promise<Passage[]>;
+  /**
+   * The entity graph under the run's principal, when the store keeps one: the entity with this exact key,
+   * and whether a readable document is titled after it (defines it).
+   */
+  entity?: (value: string) => Promise<{ entity: GraphEntity; defined: boolean } | undefined>;
 }
 
 /** The thinking parts of the loop. The offline engine and the LLM engine both implement it. */

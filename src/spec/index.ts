@@ -3,6 +3,7 @@ export * from "./document.js";
 export * from "./embedder.js";
 export * from "./engine.js";
 export * from "./errors.js";
+export * from "./graph.js";
 export * from "./passage.js";
 export * from "./principal.js";
 export * from "./reranker.js";

@@ -1,4 +1,5 @@
 import type { ChunkRecord, DocumentRecord, DocumentWrite } from "./document.js";
+import type { GraphStoreV1 } from "./graph.js";
 import type { Passage } from "./passage.js";
 import type { Principal } from "./principal.js";
 import type { SourceInfo, SourceRecord, TableSchema } from "./source.js";
@@ -98,6 +99,9 @@ export interface StoreV1 {
   vectorSearch(query: VectorQuery): Promise<ScoredChunk[]>;
   /** Optional document-level keyword pass over title, headings and opening paragraph, ACL-filtered like chunks. */
   documentSearch?(query: KeywordQuery): Promise<ScoredDocument[]>;
+
+  /** The entity graph, when the adapter keeps one (mentions ride on `ChunkRecord.entities`). */
+  readonly graph?: GraphStoreV1;
 
   // tables (table sources are real SQL tables)
   writeTable(table: TableWrite): Promise<void>;

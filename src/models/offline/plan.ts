@@ -72,12 +72,18 @@ async function bridges(
     }
   }
   const top = [...scored.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
-  if (ctx.probe) {
-    for (const entry of top) {
-      const hits = await ctx.probe(entry[0], { k: 2 });
-      if (hits.some((h) => h.title && mentions(h.title, entry[0]))) entry[1] += 1;
-      else if (!hits.some((h) => mentions(fullText(h), entry[0]))) entry[1] -= 1;
+  for (const entry of top) {
+    // The entity graph knows which names have a page of their own in this knowledge base; a probe search
+    // answers the same where the store keeps no graph (or the graph does not know the name).
+    const known = ctx.entity ? await ctx.entity(entry[0]) : undefined;
+    if (known?.defined) {
+      entry[1] += 1;
+      continue;
     }
+    if (!ctx.probe) continue;
+    const hits = await ctx.probe(entry[0], { k: 2 });
+    if (hits.some((h) => h.title && mentions(h.title, entry[0]))) entry[1] += 1;
+    else if (!hits.some((h) => mentions(fullText(h), entry[0]))) entry[1] -= 1;
   }
   return top.sort((a, b) => b[1] - a[1]).map(([e]) => e);
 }
