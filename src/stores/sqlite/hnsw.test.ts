@@ -1,10 +1,16 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DocumentWrite } from "../../spec/document.js";
 import type { Principal } from "../../spec/principal.js";
+import { StoreContext } from "./context.js";
+import { writeDocuments } from "./documents.js";
+import { HnswIndexes } from "./hnsw.js";
 import { createSqliteStore } from "./index.js";
+import { openDatabase } from "./schema.js";
 
 const DIMS = 32;
 const dir = mkdtempSync(join(tmpdir(), "ferret-hnsw-"));
@@ -130,5 +136,57 @@ describe("HNSW side index", () => {
     expect(hits.map((hit) => hit.id)).not.toContain("doc-9000::0");
     expect(hits).toHaveLength(5);
     await reopened.close();
+  });
+
+  it("builds the index at write time once a dimension is large, and keeps it in step with later writes", () => {
+    const path = join(dir, "eager.db");
+    const ctx = new StoreContext({ db: openDatabase({ path, readonly: false }), path, readonly: false });
+    const hnsw = new HnswIndexes(ctx, { buildAt: 300 });
+    const write = (batch: DocumentWrite[]) => {
+      const { changes, versions } = writeDocuments(ctx, batch);
+      hnsw.apply(changes, versions);
+    };
+    write(docs(200, { offset: 20_000 }));
+    expect(existsSync(`${path}.${DIMS}.hnsw`)).toBe(false);
+    write(docs(200, { offset: 20_200 }));
+    expect(existsSync(`${path}.${DIMS}.hnsw`)).toBe(true);
+    const [late] = docs(1, { offset: 29_999 });
+    const probe = vector();
+    late!.chunks[0]!.embedding = probe;
+    write([late!]);
+    write(docs(1, { offset: 20_000 })); // replaces a vector: removed and added again
+    expect(hnsw.size(DIMS)).toBe(401);
+    const [nearest] = hnsw.search(DIMS, probe, 3);
+    const rowid = ctx.stmt("SELECT rowid FROM chunks WHERE id = 'doc-29999::0'").get() as { rowid: number };
+    expect(nearest).toMatchObject({ rowid: rowid.rowid });
+    expect(nearest!.distance).toBeCloseTo(0, 2);
+    ctx.db.close();
+  });
+
+  it("loads usearch only for vector search, and works when node runs without a main script", () => {
+    const index = join(fileURLToPath(new URL(".", import.meta.url)), "index.ts");
+    const script = `
+      import { createRequire } from "node:module";
+      const { createSqliteStore } = await import(${JSON.stringify(index)});
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("usearch"));
+      const store = await createSqliteStore({ path: ":memory:" });
+      const principal = { tenant: "default", user: "u", roles: ["*"] };
+      await store.keywordSearch({ principal, terms: ["x"], k: 3 });
+      const before = loaded();
+      const chunk = { id: "d::0", docId: "d", ordinal: 0, text: "x", section: [], start: 0, end: 1, tokens: 1, searchText: "x", embedding: Float32Array.from([1, 0, 0]) };
+      await store.writeDocuments([{ doc: { id: "d", source: "s", tenant: "default", title: "d", acl: [], contentHash: "h", text: "x", metadata: {} }, chunks: [chunk] }]);
+      const hits = await store.vectorSearch({ principal, vector: Float32Array.from([1, 0, 0]), k: 1, strategy: "approximate" });
+      console.log(JSON.stringify({ before, after: loaded(), hit: hits[0]?.id }));
+      await store.close();`;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(run.stderr).not.toContain("Maximum call stack");
+    expect(JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")).toEqual({
+      before: false,
+      after: true,
+      hit: "d::0",
+    });
   });
 });

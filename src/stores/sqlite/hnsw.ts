@@ -1,13 +1,41 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { Index, MetricKind, ScalarKind } from "usearch";
+import { createRequire } from "node:module";
+import type { Index } from "usearch";
 import { blobVector, type StoreContext } from "./context.js";
 import { type VectorChanges, vectorTable, vectorTableExists, vectorVersionKey } from "./vectors.js";
 
-/** Graph degree of the HNSW side index. */
+/** Graph degree of the HNSW side index (vectors held in half precision; search re-ranks exactly in SQL). */
 export const HNSW_CONNECTIVITY = 16;
+/** Candidate list size while inserting: graph quality against build time. */
+export const HNSW_EXPANSION_ADD = 64;
+/** Candidate list size while searching (at least the number of results asked for). */
+export const HNSW_EXPANSION_SEARCH = 128;
+/** Writes keep an index in step (building it if needed) once a dimension holds this many vectors. */
+export const DEFAULT_HNSW_BUILD_AT = 20_000;
+
+type Usearch = typeof import("usearch");
+let usearch: Usearch | undefined;
+
+/**
+ * usearch, loaded on first use so keyword-only users never load the native module. Its CommonJS build is
+ * required on purpose: the ESM build finds its binary from a stack trace, which overflows under `node -e`.
+ */
+function loadUsearch(): Usearch {
+  usearch ??= createRequire(import.meta.url)("usearch") as Usearch;
+  return usearch;
+}
 
 function newIndex(dims: number): Index {
-  return new Index(dims, MetricKind.Cos, ScalarKind.F32, HNSW_CONNECTIVITY);
+  const { Index, MetricKind, ScalarKind } = loadUsearch();
+  return new Index({
+    dimensions: dims,
+    metric: MetricKind.Cos,
+    quantization: ScalarKind.F16,
+    connectivity: HNSW_CONNECTIVITY,
+    expansion_add: HNSW_EXPANSION_ADD,
+    expansion_search: HNSW_EXPANSION_SEARCH,
+    multi: false,
+  });
 }
 
 interface Loaded {
@@ -23,17 +51,25 @@ export interface HnswMatch {
   distance: number;
 }
 
+export interface HnswOptions {
+  /** Writes build or update the index once the dimension holds this many vectors. Default 20,000. */
+  buildAt?: number;
+}
+
 /**
  * HNSW side indexes (usearch), one per vector dimension, keyed by chunk rowid and covering every tenant.
  * Saved next to the database as `<db>.<dims>.hnsw` with a `.json` note of the vector version it reflects;
  * an index whose version differs from the store's counter is stale and rebuilt from the vec0 table.
+ * Once a dimension is large (`buildAt`), every write updates the index, so no query waits for a build.
  */
 export class HnswIndexes {
   readonly #ctx: StoreContext;
+  readonly #buildAt: number;
   readonly #loaded = new Map<number, Loaded>();
 
-  constructor(ctx: StoreContext) {
+  constructor(ctx: StoreContext, options: HnswOptions = {}) {
     this.#ctx = ctx;
+    this.#buildAt = options.buildAt ?? DEFAULT_HNSW_BUILD_AT;
   }
 
   filePath(dims: number): string | undefined {
@@ -61,11 +97,12 @@ export class HnswIndexes {
     return index;
   }
 
+  /** Up to k nearest rowids, nearest first (one search thread: a single query gains nothing from more). */
   search(dims: number, vector: Float32Array, k: number): HnswMatch[] {
     const index = this.index(dims);
     const size = index.size();
-    if (size === 0) return [];
-    const matches = index.search(vector, Math.min(k, size), 0);
+    if (size === 0 || k <= 0) return [];
+    const matches = index.search(vector, Math.min(k, size), 1);
     const out: HnswMatch[] = [];
     for (let i = 0; i < matches.keys.length; i++) {
       out.push({ rowid: Number(matches.keys[i]), distance: matches.distances[i] ?? 2 });
@@ -77,20 +114,39 @@ export class HnswIndexes {
     return this.index(dims).size();
   }
 
-  /** Applies a committed write to indexes that were current just before it; drops the others. */
+  /**
+   * Applies a committed write to the index that was current just before it (loaded, or from its file); a
+   * dimension without one is built now when it is large, else left to the first query that needs it.
+   */
   apply(changes: VectorChanges, versions: Map<number, number>): void {
     for (const [dims, change] of changes.byDims) {
-      const loaded = this.#loaded.get(dims);
       const version = versions.get(dims);
-      if (!loaded || version === undefined) continue;
-      if (loaded.version !== version - 1) {
+      if (version === undefined) continue;
+      let loaded = this.#loaded.get(dims);
+      if (!loaded || loaded.version !== version - 1) {
         this.#loaded.delete(dims);
-        continue;
+        const fromFile = this.#load(dims, version - 1);
+        if (fromFile) {
+          loaded = { index: fromFile, version: version - 1, dirty: false };
+          this.#loaded.set(dims, loaded);
+        } else {
+          if (this.#large(dims)) this.index(dims);
+          continue;
+        }
       }
-      for (const rowid of change.removed) loaded.index.remove(BigInt(rowid));
-      for (const { rowid, vector } of change.added) {
-        if (loaded.index.contains(BigInt(rowid))) loaded.index.remove(BigInt(rowid));
-        loaded.index.add(BigInt(rowid), vector);
+      const index = loaded.index;
+      const removed = change.removed.concat(change.added.map((a) => a.rowid));
+      if (removed.length > 0) index.remove(BigUint64Array.from(removed, BigInt));
+      if (change.added.length > 0) {
+        const matrix = new Float32Array(change.added.length * dims);
+        change.added.forEach((a, i) => {
+          matrix.set(a.vector, i * dims);
+        });
+        index.add(
+          BigUint64Array.from(change.added, (a) => BigInt(a.rowid)),
+          matrix,
+          0,
+        );
       }
       loaded.version = version;
       loaded.dirty = true;
@@ -102,6 +158,12 @@ export class HnswIndexes {
     for (const [dims, loaded] of this.#loaded) if (loaded.dirty) this.#save(dims, loaded);
   }
 
+  #large(dims: number): boolean {
+    const row = this.#ctx.stmt("SELECT count(*) AS n FROM chunks WHERE dims = ?").get(dims) as { n: number };
+    return row.n >= this.#buildAt;
+  }
+
+  /** A new index of every stored vector of `dims`, inserted in batches on all cores. */
   #build(dims: number): Index {
     const index = newIndex(dims);
     if (!vectorTableExists(this.#ctx, dims)) return index;
@@ -109,19 +171,19 @@ export class HnswIndexes {
       rowid: number;
       embedding: Buffer;
     }>;
-    const batch = 1024;
+    const batch = 4096;
     let keys: bigint[] = [];
     let vectors = new Float32Array(batch * dims);
     for (const row of rows) {
       vectors.set(blobVector(row.embedding), keys.length * dims);
       keys.push(BigInt(row.rowid));
       if (keys.length === batch) {
-        index.add(BigUint64Array.from(keys), vectors);
+        index.add(BigUint64Array.from(keys), vectors, 0);
         keys = [];
         vectors = new Float32Array(batch * dims);
       }
     }
-    if (keys.length > 0) index.add(BigUint64Array.from(keys), vectors.subarray(0, keys.length * dims));
+    if (keys.length > 0) index.add(BigUint64Array.from(keys), vectors.subarray(0, keys.length * dims), 0);
     return index;
   }
 
