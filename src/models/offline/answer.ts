@@ -20,9 +20,12 @@ interface Candidate {
   /** Title, section and text of the whole passage. */
   passageText: string;
   header?: string[];
-  /** Share of the part's non-entity terms (what it asks about) this unit covers. */
+  /** Share of what the part asks (its non-entity terms, or the hop's query) this unit covers. */
   asked: number;
 }
+
+/** Share of what a part asks (its non-entity terms) that some chosen sentence must hold. */
+const ASKED_MIN = 0.5;
 
 /** Makes a quoted line readable: a table row reads "Header: cell; ...", list and heading marks go. */
 function readable(quote: string, header?: string[]): string {
@@ -51,7 +54,7 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
   const out: Candidate[] = [];
   const asked = askedTerms(part);
   for (const record of callsForPart(state, index)) {
-    const asked = queryTerms(String(record.call.args.query ?? "")).map(fold);
+    const callTerms = queryTerms(String(record.call.args.query ?? "")).map(fold);
     for (const { n, passage } of passagesOf(state, record, 3)) {
       const title = passage.title ?? "";
       // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
@@ -62,7 +65,7 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
         if (looksLikeInstruction(unit.text)) continue;
         const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
         const have = termSet(context);
-        const onCall = coverage(asked, have);
+        const onCall = coverage(callTerms, have);
         const onPart = coverage(part.terms, have);
         if (onCall === 0 && onPart === 0) continue;
         const typed = hasAnswerType(
@@ -92,7 +95,8 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
           context,
           passageText: fullText(passage),
           header: unit.header,
-          asked: asked.length === 0 ? 1 : coverage(asked, have),
+          // What it asks: the part's own non-entity words, or the words this hop searched for.
+          asked: asked.length === 0 ? 1 : Math.max(onCall, coverage(asked, have)),
         });
       }
     }
@@ -117,9 +121,10 @@ function pick(part: QuestionPart, all: Candidate[]): Candidate[] {
   }
   const first = all[0]!;
   const chosen = [first];
+  // A second sentence only when it covers a term the first leaves out.
   const have = termSet(first.context);
   const second = all.find(
-    (c) => c !== first && c.quote !== first.quote && part.terms.some((t) => !have.has(t) && termSet(c.context).has(t)),
+    (c) => c.quote !== first.quote && part.terms.some((t) => !have.has(t) && termSet(c.context).has(t)),
   );
   if (second && second.score >= 0.3) chosen.push(second);
   return chosen;
@@ -154,7 +159,7 @@ export function answerFromEvidence(state: AgentState, parts: QuestionPart[], set
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
     const typed = chosen.some((c) => hasAnswerType(c.quote, part.answerType, state.standaloneQuestion));
     // Enough of the part covered, and some sentence about what it asks (not only its names).
-    const enough = coverage(part.terms, text) >= settings.minAnswerCoverage && chosen.some((c) => c.asked >= 0.5);
+    const enough = coverage(part.terms, text) >= settings.minAnswerCoverage && chosen.some((c) => c.asked >= ASKED_MIN);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
     if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {
       unsupported.push(part.text);
