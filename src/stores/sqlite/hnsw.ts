@@ -4,7 +4,7 @@ import type { Index } from "usearch";
 import { blobVector, type StoreContext } from "./context.js";
 import { type VectorChanges, vectorTable, vectorTableExists, vectorVersionKey } from "./vectors.js";
 
-/** Graph degree of the HNSW side index (vectors held in half precision; search re-ranks exactly in SQL). */
+/** Graph degree of the HNSW side index. */
 export const HNSW_CONNECTIVITY = 16;
 /** Candidate list size while inserting: graph quality against build time. */
 export const HNSW_EXPANSION_ADD = 64;
@@ -30,7 +30,7 @@ function newIndex(dims: number): Index {
   return new Index({
     dimensions: dims,
     metric: MetricKind.Cos,
-    quantization: ScalarKind.F16,
+    quantization: ScalarKind.F32,
     connectivity: HNSW_CONNECTIVITY,
     expansion_add: HNSW_EXPANSION_ADD,
     expansion_search: HNSW_EXPANSION_SEARCH,

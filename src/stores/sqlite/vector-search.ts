@@ -71,9 +71,9 @@ function exact(ctx: StoreContext, query: VectorQuery, k: number): ScoredChunk[] 
 }
 
 /**
- * HNSW candidates re-checked with the same SQL filter and re-ranked by their exact cosine distance (the graph
- * holds half-precision vectors); the candidate pool grows until k pass. Returns undefined when the pool is
- * exhausted first, so the caller falls back to exact search.
+ * HNSW candidates re-checked with the same SQL filter; the candidate pool grows until k pass. Returns
+ * undefined when the pool is exhausted first, so the caller falls back to exact search. Distances are
+ * usearch's (float32 cosine): reading vectors back from vec0 by rowid costs far more than the search.
  */
 function approximate(ctx: StoreContext, query: VectorQuery, k: number, hnsw: HnswIndexes): ScoredChunk[] | undefined {
   const dims = query.vector.length;
@@ -81,22 +81,23 @@ function approximate(ctx: StoreContext, query: VectorQuery, k: number, hnsw: Hns
   const filter = chunkFilter(query);
   // The candidate list drives the join (a bare `rowid IN (...)` lets the planner scan the tenant's chunks).
   const statement = ctx.stmt(
-    `SELECT ${SCORED_COLUMNS}, vec_distance_cosine(v.embedding, ?) AS distance
+    `SELECT ${SCORED_COLUMNS}
      FROM json_each(?) AS j
      CROSS JOIN chunks AS c ON c.rowid = j.value
-     CROSS JOIN ${vectorTable(dims)} AS v ON v.rowid = c.rowid
      CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
-     WHERE ${filter.sql}
-     ORDER BY distance, c.rowid
-     LIMIT ?`,
+     WHERE ${filter.sql}`,
   );
-  const blob = vectorBlob(query.vector);
   let pool = Math.max(k * 4, 64);
   for (;;) {
     const matches = hnsw.search(dims, query.vector, Math.min(pool, size));
-    const rowids = JSON.stringify(matches.map((m) => m.rowid));
-    const rows = statement.all(blob, rowids, ...filter.params, k) as (ScoredRow & { distance: number })[];
-    if (rows.length === k) return rows.map((row) => toScoredChunk(row, 1 - row.distance));
+    const rows = statement.all(JSON.stringify(matches.map((m) => m.rowid)), ...filter.params) as ScoredRow[];
+    const byRowid = new Map(rows.map((row) => [row.rowid, row]));
+    const out: ScoredChunk[] = [];
+    for (const match of matches) {
+      const row = byRowid.get(match.rowid);
+      if (row) out.push(toScoredChunk(row, 1 - match.distance));
+      if (out.length === k) return out;
+    }
     if (pool >= size || pool >= MAX_K) return undefined;
     pool *= 4;
   }
