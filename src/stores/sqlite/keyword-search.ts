@@ -25,37 +25,93 @@ type Hit = ScoredRow & { raw: number };
 
 /**
  * BM25 over the chunks the principal may read; `raw` is -bm25 (positive, higher is better), ties broken by
- * rowid. Most of the cost of a frequent term is the per-match lookup of its chunk row, so the top candidates are
- * first ranked from the FTS table alone and only they are checked against the filter (in SQL). bm25() scores
- * do not depend on the filter, so when at least k candidates pass, or the candidates are every match, the
- * result is exactly that of filtering first; otherwise the round grows, and at last one query filters every
- * match (`keywordSearchJoined`).
+ * rowid. Two savings, both exact:
+ * - Most of the cost of a frequent term is the per-match lookup of its chunk row, so the top candidates are
+ *   first ranked from the FTS table alone and only they are checked against the filter (in SQL). bm25() scores
+ *   do not depend on the filter, so when at least k candidates pass, or the candidates are every match, the
+ *   result is that of filtering first; otherwise the round grows, and at last one query filters every match.
+ * - A term's bm25 contribution is below (k1 + 1) * idf, so chunks holding only the most frequent terms score
+ *   below the sum of those bounds; when k chunks with a rarer term beat it, the rest need no scoring
+ *   (`boundedSearch`).
  */
 export function keywordSearch(ctx: StoreContext, query: KeywordQuery): ScoredChunk[] {
   const match = matchExpression(query.terms);
   const k = Math.floor(query.k);
   if (match === undefined || k <= 0) return [];
   const filter = chunkFilter(query);
+  return (
+    boundedSearch(ctx, query.terms, filter, k) ??
+    rankedRounds(ctx, [match], filter, k) ??
+    keywordSearchJoined(ctx, match, filter, k)
+  );
+}
+
+type Candidate = { rowid: number; raw: number };
+const byRank = (a: Candidate, b: Candidate) => b.raw - a.raw || a.rowid - b.rowid;
+
+/**
+ * The top k permitted chunks matching any of `matches` (which must not overlap), from the top candidates of
+ * each ranked by FTS alone; undefined when the rounds run out before k pass or the matches are exhausted.
+ */
+function rankedRounds(ctx: StoreContext, matches: string[], filter: SqlFragment, k: number): ScoredChunk[] | undefined {
   const ranked = ctx.stmt(
     `SELECT rowid AS rowid, ${RAW} AS raw FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY raw DESC, rowid LIMIT ?`,
   );
   let pool = Math.max(k * 2, FIRST_ROUND);
   for (let round = 0; round < ROUNDS; round++) {
-    const candidates = ranked.all(match, pool) as { rowid: number; raw: number }[];
+    const lists = matches.map((m) => ranked.all(m, pool) as Candidate[]);
+    const candidates = lists.length === 1 ? (lists[0] ?? []) : lists.flat().sort(byRank).slice(0, pool);
     const kept = permitted(ctx, candidates, filter, k);
-    if (kept.length === k || candidates.length < pool) return kept;
+    if (kept.length === k || lists.every((list) => list.length < pool)) return kept;
     pool *= ROUND_GROWTH;
   }
-  return keywordSearchJoined(ctx, match, filter, k);
+  return undefined;
+}
+
+/** FTS5's bm25 constant k1 (b is 0.75): a term adds at most (k1 + 1) * idf to a row's score. */
+const K1 = 1.2;
+/** Pruning is tried when the chunks holding a rarer term are at most this share of all matches. */
+const ESSENTIAL_SHARE = 0.3;
+
+/**
+ * MaxScore over FTS5: the most frequent terms (whose bounds add up to at most half the largest bound) are
+ * "rest", the others "essential". Chunks with an essential term are ranked by two disjoint queries that keep
+ * every term as a phrase, so their bm25() is the full query's (`E AND R`, `E NOT R`). When the k-th permitted
+ * one scores above the rest's bound, no chunk holding only rest terms can enter the top k. Otherwise undefined.
+ */
+function boundedSearch(ctx: StoreContext, terms: string[], filter: SqlFragment, k: number): ScoredChunk[] | undefined {
+  const phrases = [...new Set(terms.map((t) => matchExpression([t])).filter((p) => p !== undefined))];
+  if (phrases.length < 2 || phrases.length !== terms.length) return undefined;
+  const count = ctx.stmt("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?");
+  const hits = phrases.map((phrase) => (count.get(phrase) as { n: number }).n);
+  // Rows in the index are at most the largest chunk rowid, and idf only grows with the row count.
+  const rows = (ctx.stmt("SELECT max(rowid) AS n FROM chunks").get() as { n: number | null }).n ?? 0;
+  const bounds = hits.map((n) => (K1 + 1) * Math.max(Math.log((rows - n + 0.5) / (n + 0.5)), 1e-6));
+  const largest = Math.max(...bounds);
+  const rest = new Set<number>();
+  let restBound = 0;
+  for (const i of phrases.map((_, i) => i).sort((a, b) => (bounds[a] ?? 0) - (bounds[b] ?? 0))) {
+    const bound = bounds[i] ?? 0;
+    if (restBound + bound > largest / 2) break;
+    rest.add(i);
+    restBound += bound;
+  }
+  // Phrases nothing matches add nothing to any score, so they are left out.
+  const essential = phrases.filter((_, i) => !rest.has(i) && (hits[i] ?? 0) > 0);
+  const restPhrases = phrases.filter((_, i) => rest.has(i) && (hits[i] ?? 0) > 0);
+  if (essential.length === 0 || restPhrases.length === 0) return undefined;
+  const all = hits.reduce((a, b) => a + b, 0);
+  const few = hits.reduce((a, n, i) => (rest.has(i) ? a : a + n), 0);
+  if (few > ESSENTIAL_SHARE * all) return undefined;
+  const e = `(${essential.join(" OR ")})`;
+  const r = `(${restPhrases.join(" OR ")})`;
+  const kept = rankedRounds(ctx, [`${e} AND ${r}`, `${e} NOT ${r}`], filter, k);
+  const kth = kept?.[k - 1];
+  return kth !== undefined && kth.raw > restBound * (1 + 1e-9) ? kept : undefined;
 }
 
 /** The candidates (in rank order) that pass the filter, at most k, with their chunk and document fields. */
-function permitted(
-  ctx: StoreContext,
-  candidates: { rowid: number; raw: number }[],
-  filter: SqlFragment,
-  k: number,
-): ScoredChunk[] {
+function permitted(ctx: StoreContext, candidates: Candidate[], filter: SqlFragment, k: number): ScoredChunk[] {
   if (candidates.length === 0) return [];
   const rows = ctx
     .stmt(
