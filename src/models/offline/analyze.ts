@@ -157,3 +157,15 @@ export function decompose(question: string): QuestionPart[] {
   }
   return parts;
 }
+
+/**
+ * The words naming what a question asks for: "What weekly stipend does ..." -> ["weekly", "stipend"];
+ * "How many engineers are ..." -> ["engineers"]. Empty when the question has no such phrase.
+ */
+export function askedFor(question: string): string[] {
+  const m =
+    /^(?:what|which|how many|how much)\s+((?:[\p{L}\d-]+\s+){1,4}?)(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must)\b/iu.exec(
+      question.trim(),
+    );
+  return m ? queryTerms(m[1]!).filter((t) => !GENERIC.has(t) && t.length > 2) : [];
+}

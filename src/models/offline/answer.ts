@@ -20,12 +20,18 @@ interface Candidate {
   /** Title, section and text of the whole passage. */
   passageText: string;
   header?: string[];
+  /** Where the unit starts in its passage. */
+  start: number;
   /** Share of what the part asks (its non-entity terms, or the hop's query) this unit covers. */
   asked: number;
 }
 
 /** Share of what a part asks (its non-entity terms) that some chosen sentence must hold. */
 const ASKED_MIN = 0.5;
+
+/** Questions that ask for every item of a list, and how many rows such an answer quotes at most. */
+const LIST = /^\s*(?:list|enumerate|name all|what are (?:all )?the|which are the)\b/i;
+const MAX_LISTED = 10;
 
 /** Makes a quoted line readable: a table row reads "Header: cell; ...", list and heading marks go. */
 function readable(quote: string, header?: string[]): string {
@@ -95,6 +101,7 @@ function candidates(state: AgentState, part: QuestionPart, index: number): Candi
           context,
           passageText: fullText(passage),
           header: unit.header,
+          start: unit.start,
           // What it asks: the part's own non-entity words, or the words this hop searched for.
           asked: asked.length === 0 ? 1 : Math.max(onCall, coverage(asked, have)),
         });
@@ -120,6 +127,12 @@ function pick(part: QuestionPart, all: Candidate[]): Candidate[] {
     return chosen;
   }
   const first = all[0]!;
+  if (LIST.test(part.text) && first.header) {
+    // "List the action items ...": every row of the table the best row belongs to, in table order.
+    const key = first.header.join("|");
+    const rows = all.filter((c) => c.n === first.n && c.header?.join("|") === key);
+    return rows.sort((a, b) => a.start - b.start).slice(0, MAX_LISTED);
+  }
   const chosen = [first];
   // A second sentence only when it covers a term the first leaves out.
   const have = termSet(first.context);
@@ -142,7 +155,12 @@ function claimOf(c: Candidate): DraftClaim {
  * of it, miss an entity it names, or lack the kind of answer it asks for is unsupported; with no part
  * supported the answer is a refusal that says what was searched and what was missing.
  */
-export function answerFromEvidence(state: AgentState, parts: QuestionPart[], settings: OfflineSettings): DraftAnswer {
+export function answerFromEvidence(
+  state: AgentState,
+  parts: QuestionPart[],
+  settings: OfflineSettings,
+  unknown: Map<number, string[]> = new Map(),
+): DraftAnswer {
   const claims: DraftClaim[] = [];
   const unsupported: string[] = [];
   const seen = new Set<string>();
@@ -154,6 +172,10 @@ export function answerFromEvidence(state: AgentState, parts: QuestionPart[], set
       continue;
     }
     const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);
+    if ((unknown.get(index) ?? []).length > 0) {
+      unsupported.push(`${part.text} (nothing you may read mentions ${unknown.get(index)!.join(", ")})`);
+      continue;
+    }
     const chosen = pick(part, candidates(state, part, index));
     const text = chosen.map((c) => c.context).join(" ");
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));

@@ -1,5 +1,5 @@
-import type { AgentEngineV1, AgentState, Preset } from "../../spec/engine.js";
-import { decompose } from "./analyze.js";
+import type { AgentEngineV1, AgentState, EngineContext, Preset } from "../../spec/engine.js";
+import { askedFor, decompose, type QuestionPart } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import { gradeParts } from "./grade.js";
 import { planCalls } from "./plan.js";
@@ -10,6 +10,25 @@ import { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
 export { extractEntities, mentions } from "../../text/entities.js";
 export { decompose, type QuestionPart } from "./analyze.js";
 export { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
+
+/**
+ * Per part, the words naming what it asks for that nothing the principal may read contains ("What weekly
+ * stipend ..." asked by someone who cannot read the compensation policy). Such a part cannot be answered,
+ * however much else of it the evidence covers.
+ */
+async function unknownTerms(parts: QuestionPart[], ctx: EngineContext): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!ctx.probe) return out;
+  for (const [index, part] of parts.entries()) {
+    const missing: string[] = [];
+    for (const word of askedFor(part.text)) {
+      const hits = await ctx.probe(word, { k: 1 });
+      if (hits.length === 0) missing.push(word);
+    }
+    if (missing.length > 0) out.set(index, missing);
+  }
+  return out;
+}
 
 export interface OfflineEngineOptions {
   /** Override preset settings (applied over the run's preset). */
@@ -35,8 +54,9 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
     async grade(state) {
       return gradeParts(state, partsOf(state), settingsFor(state.preset));
     },
-    async answer(state) {
-      return answerFromEvidence(state, partsOf(state), settingsFor(state.preset));
+    async answer(state, ctx) {
+      const parts = partsOf(state);
+      return answerFromEvidence(state, parts, settingsFor(state.preset), await unknownTerms(parts, ctx));
     },
   };
 }
