@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerTypeOf, decompose } from "./analyze.js";
+import { answerTypeOf, askedFor, decompose } from "./analyze.js";
 
 describe("decompose", () => {
   it("splits a compound question at clauses that start a new question, resolving pronouns", () => {
@@ -47,5 +47,13 @@ describe("answerTypeOf", () => {
     expect(answerTypeOf("How long did it last?")).toBe("duration");
     expect(answerTypeOf("How many tickets are open?")).toBe("number");
     expect(answerTypeOf("Are both film directors?")).toBe("yesno");
+  });
+});
+
+describe("askedFor", () => {
+  it("names what a wh-question asks for", () => {
+    expect(askedFor("What weekly stipend does an engineer on primary on-call receive?")).toEqual(["weekly", "stipend"]);
+    expect(askedFor("How many engineers are in the rotation?")).toEqual(["engineers"]);
+    expect(askedFor("Who leads the team?")).toEqual([]);
   });
 });

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { decompose } from "./analyze.js";
+import { comparisonClaim, numberIn } from "./compare.js";
+
+describe("numberIn", () => {
+  it("reads the first standalone number and its unit, not an identifier's digits", () => {
+    expect(numberIn("| Server-side request timeout | 45 seconds |")).toEqual({ value: 45, unit: " seconds" });
+    expect(numberIn("INC-2026-031 lasted 22 minutes")).toEqual({ value: 22, unit: " minutes" });
+    expect(numberIn("no digits here")).toBeUndefined();
+  });
+});
+
+describe("comparisonClaim", () => {
+  it("names the winner of a 'which is longer, A or B' question with both values and the difference", () => {
+    const [a, b] = decompose("Which has the longer timeout, POST /v2/refunds or POST /v1/refunds?");
+    expect(a!.comparative).toBe("max");
+    const claim = comparisonClaim([
+      { part: a!, n: 1, quote: "Server-side request timeout: 45 seconds" },
+      { part: b!, n: 2, quote: "Server-side request timeout: 20 seconds" },
+    ]);
+    expect(claim?.text).toBe(
+      "POST /v2/refunds (45 seconds) over POST /v1/refunds (20 seconds), a difference of 25 seconds.",
+    );
+    expect(claim?.citations.map((c) => c.n)).toEqual([1, 2]);
+  });
+
+  it("picks the smaller side for 'fewer' and cites it first", () => {
+    const [a, b] = decompose("Which team has fewer engineers, Payments Core or Payouts?");
+    const claim = comparisonClaim([
+      { part: a!, n: 3, quote: "Engineers in the rotation: 7" },
+      { part: b!, n: 4, quote: "Engineers in the rotation: 6" },
+    ]);
+    expect(claim?.text.startsWith("Payouts (6")).toBe(true);
+    expect(claim?.citations[0]?.n).toBe(4);
+  });
+});
