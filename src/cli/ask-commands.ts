@@ -121,19 +121,17 @@ export function chatCommand(program: Command): void {
       `ferret chat (session ${sessionId}, model ${ferret.engine.name}); empty line or Ctrl-D to quit\n`,
     );
     try {
-      while (true) {
-        let line: string;
-        try {
-          line = (await rl.question("you> ")).trim();
-        } catch {
-          break;
-        }
+      // Iterate the lines (not rl.question): piped input arrives at once, and no line may be lost between turns.
+      process.stdout.write("you> ");
+      for await (const raw of rl) {
+        const line = raw.trim();
         if (!line) break;
         const formatEvent = createEventFormatter();
         for await (const event of ferret.stream(line, { ...askOptions({ ...flags, yes: true }), sessionId })) {
           if (event.kind === "answer-end") process.stdout.write(`${formatAnswer(event.answer)}\n\n`);
           else if (event.kind !== "answer-delta") process.stderr.write(`  ${formatEvent(event)}\n`);
         }
+        process.stdout.write("you> ");
       }
     } finally {
       rl.close();
