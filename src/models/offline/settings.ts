@@ -34,7 +34,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     threshold: 0.8,
     thresholdStep: 0.1,
     thresholdFloor: 0.5,
-    firstK: 4,
+    firstK: 3,
     hopK: 3,
     maxSourcesPerPart: 2,
     sourceMargin: 0.8,
