@@ -6,6 +6,7 @@ import { checkEmbedderCompatible, embedChunks } from "./embedders/embed-chunks.j
 import { resolveEmbedder } from "./embedders/resolve.js";
 import { resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
+import { evalSetTenant } from "./ingest/set-tenant.js";
 import { createOfflineEngine } from "./models/offline/index.js";
 import { createSubQueryCache, type SubQueryCache } from "./retrieval/cache.js";
 import { chooseRetrieval, createHierarchicalRetriever } from "./retrieval/hierarchical.js";
@@ -196,7 +197,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     embedder,
     engine,
     async ingest(path, opts = {}) {
-      const tenant = opts.tenant ?? owner.tenant;
+      // An evaluation set is ingested for the tenant its questions name (FORMAT.md), unless told otherwise.
+      const tenant = opts.tenant ?? evalSetTenant(path) ?? owner.tenant;
       if (embedder) await checkEmbedderCompatible(s, tenant, embedder);
       const summary = await ingestPath({
         store: s,

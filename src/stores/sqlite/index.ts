@@ -58,9 +58,9 @@ export class SqliteStore implements StoreV1 {
     const readonly = options.readonly ?? false;
     this.path = options.path;
     this.#ctx = new StoreContext({ db: openDatabase({ path: options.path, readonly }), path: options.path, readonly });
-    this.#hnsw = new HnswIndexes(this.#ctx);
-    this.#sql = new SqlQueries(this.#ctx);
     this.#hnswThreshold = options.hnswThreshold ?? DEFAULT_HNSW_THRESHOLD;
+    this.#hnsw = new HnswIndexes(this.#ctx, { buildAt: this.#hnswThreshold });
+    this.#sql = new SqlQueries(this.#ctx);
   }
 
   /** Runs a synchronous operation, turning driver failures into StoreError (ferret errors pass through). */
