@@ -3,7 +3,7 @@ import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
 import { mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
-import type { QuestionPart } from "./analyze.js";
+import { askedFor, type QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
@@ -179,7 +179,14 @@ export function answerFromEvidence(
     const chosen = pick(part, candidates(state, part, index));
     const text = chosen.map((c) => c.context).join(" ");
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
-    const typed = chosen.some((c) => hasAnswerType(c.quote, part.answerType, state.standaloneQuestion));
+    // "How many engineers are in X": the number must come with what is counted (not with X's own name).
+    const counted = /^\s*how (?:many|much)\b/i.test(part.text) ? askedFor(part.text).map(fold) : [];
+    const withoutEntities = (text: string) => part.entities.reduce((t, e) => t.split(e).join(" "), text);
+    const typed = chosen.some(
+      (c) =>
+        hasAnswerType(c.quote, part.answerType, state.standaloneQuestion) &&
+        (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t))),
+    );
     // Enough of the part covered, and some sentence about what it asks (not only its names).
     const enough = coverage(part.terms, text) >= settings.minAnswerCoverage && chosen.some((c) => c.asked >= ASKED_MIN);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
