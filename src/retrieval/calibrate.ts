@@ -1,6 +1,6 @@
 import { isCjk } from "../text/tokenize.js";
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Share of the query terms a text holds. Matched as word prefixes (so `refund` finds `refunds`, as the
@@ -14,7 +14,7 @@ function termCoverage(terms: string[], text: string): number {
   for (const term of terms) {
     const found = isCjk(term)
       ? lower.includes(term)
-      : new RegExp(`(?<![\\p{L}\\p{N}])${escape(term)}`, "u").test(lower);
+      : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}`, "u").test(lower);
     if (found) hit++;
   }
   return hit / terms.length;
