@@ -1,6 +1,6 @@
 import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
-import { mentions } from "../../text/entities.js";
+import { extractEntities, mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
 import { askedFor, type QuestionPart } from "./analyze.js";
@@ -143,6 +143,42 @@ function pick(part: QuestionPart, all: Candidate[]): Candidate[] {
   return chosen;
 }
 
+const DURATION_WORDS = /\b(?:long|longer|longest|shorter|shortest|last|lasted|duration|took)\b/i;
+const COMPARATIVE_WORDS = new Set([
+  "more",
+  "less",
+  "longer",
+  "shorter",
+  "higher",
+  "lower",
+  "larger",
+  "smaller",
+  "bigger",
+  "fewer",
+  "greater",
+]);
+
+/**
+ * The sentence that gives one side's value in a quantitative comparison: it holds a number (a duration
+ * when the question asks how long), belongs to a passage about that side, and says most about the
+ * compared attribute (the part's words other than the side's own name and the comparative).
+ */
+function measureFor(part: QuestionPart, all: Candidate[]): Candidate | undefined {
+  const side = termSet(part.alternative ?? "");
+  const attribute = part.terms.filter((t) => !side.has(t) && !COMPARATIVE_WORDS.has(t));
+  const wantsDuration = DURATION_WORDS.test(part.text);
+  // The side as the documents name it: its entities ("/v1/refunds"), not "the deprecated POST /v1/refunds".
+  const names = extractEntities(part.alternative ?? "").map((e) => e.text);
+  const about = (c: Candidate) =>
+    !part.alternative ||
+    (names.length > 0 ? names.some((n) => mentions(c.passageText, n)) : mentions(c.passageText, part.alternative));
+  const fits = all.filter(
+    (c) => numberIn(c.quote) !== undefined && about(c) && (!wantsDuration || hasAnswerType(c.quote, "duration")),
+  );
+  const weight = (c: Candidate) => coverage(attribute, c.context) + 0.2 * c.score;
+  return fits.sort((a, b) => weight(b) - weight(a))[0];
+}
+
 function claimOf(c: Candidate): DraftClaim {
   const text = readable(c.quote, c.header);
   const withTitle = c.title && !mentions(text, c.title) && text.length < 80 ? `${c.title}: ${text}` : text;
@@ -176,7 +212,8 @@ export function answerFromEvidence(
       unsupported.push(`${part.text} (nothing you may read mentions ${unknown.get(index)!.join(", ")})`);
       continue;
     }
-    const chosen = pick(part, candidates(state, part, index));
+    const all = candidates(state, part, index);
+    const chosen = pick(part, all);
     const text = chosen.map((c) => c.context).join(" ");
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
     // "How many engineers are in X": the number must come with what is counted (not with X's own name).
@@ -194,7 +231,7 @@ export function answerFromEvidence(
       unsupported.push(part.text);
       continue;
     }
-    const measured = part.comparative ? chosen.find((c) => numberIn(c.quote)) : undefined;
+    const measured = part.comparative ? measureFor(part, all) : undefined;
     if (measured) sides.push({ part, n: measured.n, quote: measured.quote });
     for (const c of chosen) {
       const key = `${c.n}|${c.quote}`;

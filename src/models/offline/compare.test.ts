@@ -24,6 +24,20 @@ describe("comparisonClaim", () => {
     expect(claim?.citations.map((c) => c.n)).toEqual([1, 2]);
   });
 
+  it("compares durations in different units, and declines values whose units disagree", () => {
+    const [a, b] = decompose("Which incident lasted longer, INC-1 or INC-2?");
+    const mixed = comparisonClaim([
+      { part: a!, n: 1, quote: "Duration: 2 minutes" },
+      { part: b!, n: 2, quote: "Duration: 90 seconds" },
+    ]);
+    expect(mixed?.text).toBe("INC-1 (2 minutes) over INC-2 (90 seconds), a difference of 30 seconds.");
+    const odd = comparisonClaim([
+      { part: a!, n: 1, quote: "Size: 5 MB" },
+      { part: b!, n: 2, quote: "Duration: 90 seconds" },
+    ]);
+    expect(odd).toBeUndefined();
+  });
+
   it("picks the smaller side for 'fewer' and cites it first", () => {
     const [a, b] = decompose("Which team has fewer engineers, Payments Core or Payouts?");
     const claim = comparisonClaim([

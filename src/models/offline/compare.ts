@@ -10,12 +10,30 @@ export interface Side {
 const NUMBER =
   /(?<![\p{L}\d_-])(\d+(?:[.,]\d+)?)\s*(%|ms|milliseconds?|s\b|seconds?|minutes?|hours?|days?|weeks?|months?|years?|[KMG]B\b|requests? per second|engineers?)?/iu;
 
-/** The first standalone number of a sentence, with its unit. */
+/** The value of a sentence: the first standalone number after its last label ("Engineers: 7"), else the first. */
 export function numberIn(text: string): { value: number; unit: string } | undefined {
-  const m = NUMBER.exec(text);
+  const label = Math.max(text.lastIndexOf(": "), text.lastIndexOf("| ", text.trimEnd().length - 2));
+  const m = (label > 0 ? NUMBER.exec(text.slice(label)) : null) ?? NUMBER.exec(text);
   if (!m) return undefined;
   const value = Number(m[1]!.replace(",", "."));
   return Number.isFinite(value) ? { value, unit: m[2] ? ` ${m[2]}` : "" } : undefined;
+}
+
+/** Seconds per time unit, so "47 minutes" and "20 seconds" compare as durations. */
+const SECONDS: [RegExp, number][] = [
+  [/^(?:ms|milliseconds?)$/i, 0.001],
+  [/^(?:s|secs?|seconds?)$/i, 1],
+  [/^(?:mins?|minutes?)$/i, 60],
+  [/^(?:h|hrs?|hours?)$/i, 3600],
+  [/^days?$/i, 86400],
+  [/^weeks?$/i, 604800],
+  [/^months?$/i, 2629800],
+  [/^years?$/i, 31557600],
+];
+
+function inSeconds(n: { value: number; unit: string }): number | undefined {
+  const factor = SECONDS.find(([re]) => re.test(n.unit.trim()))?.[1];
+  return factor === undefined ? undefined : n.value * factor;
 }
 
 /**
@@ -34,13 +52,23 @@ export function comparisonClaim(sides: Side[]): DraftClaim | undefined {
       citations: [a, b].map((s) => ({ n: s.n, quote: s.quote })),
     };
   }
-  const aWins = a.part.comparative === "max" ? na.value > nb.value : na.value < nb.value;
+  // Durations in different units compare in seconds; other values only when their units agree.
+  const sa = inSeconds(na);
+  const sb = inSeconds(nb);
+  const comparable = sa !== undefined && sb !== undefined;
+  if (!comparable && na.unit.trim() !== nb.unit.trim()) return undefined;
+  const va = comparable ? sa : na.value;
+  const vb = comparable ? sb : nb.value;
+  const aWins = a.part.comparative === "max" ? va > vb : va < vb;
   const [win, winN, lose, loseN] = aWins ? [a, na, b, nb] : [b, nb, a, na];
-  const diff = Math.round(Math.abs(winN.value - loseN.value) * 1000) / 1000;
+  const sameUnit = winN.unit === loseN.unit;
+  const diff = sameUnit
+    ? `${Math.round(Math.abs(winN.value - loseN.value) * 1000) / 1000}${winN.unit}`
+    : `${Math.round(Math.abs(va - vb) * 1000) / 1000} seconds`;
   return {
     text:
       `${win.part.alternative} (${winN.value}${winN.unit}) over ${lose.part.alternative} (${loseN.value}${loseN.unit}), ` +
-      `a difference of ${diff}${winN.unit === loseN.unit ? winN.unit : ""}.`,
+      `a difference of ${diff}.`,
     citations: [
       { n: win.n, quote: win.quote },
       { n: lose.n, quote: lose.quote },
