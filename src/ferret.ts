@@ -42,7 +42,11 @@ export interface FerretOptions {
   models?: { planner?: string; grader?: string; answerer?: string };
   baseUrl?: string;
   apiKey?: string;
-  /** Who acts when a call names nobody; default the local owner (every role, default tenant). */
+  /**
+   * Who acts when a call names nobody. Default: the local owner of the file, holding every role, in the
+   * default tenant — or in the store's only tenant when it holds exactly one (an evaluation set ingested for
+   * its own tenant).
+   */
   principal?: Principal;
   cacheDir?: string;
   /** Re-rank the gathered evidence against the question before answering: `lexical`, `local:<model>`, or a reranker. */
@@ -137,11 +141,18 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
             env,
           })
         : createOfflineEngine();
-  const owner = options.principal ?? LOCAL_OWNER;
+  /** The principal of a call that names none (see `FerretOptions.principal`). */
+  const ownerOf = async (): Promise<Principal> => {
+    if (options.principal) return options.principal;
+    const tenants = (await store.tenants?.()) ?? [];
+    return tenants.length === 1 && !tenants.includes(LOCAL_OWNER.tenant)
+      ? { ...LOCAL_OWNER, tenant: tenants[0]! }
+      : LOCAL_OWNER;
+  };
   const flat = createRetriever({ store, embedder });
   const shape =
     options.retrieval === "auto"
-      ? chooseRetrieval({ chunks: (await store.listSources(owner)).reduce((n, src) => n + src.chunks, 0) })
+      ? chooseRetrieval({ chunks: (await store.listSources(await ownerOf())).reduce((n, src) => n + src.chunks, 0) })
       : (options.retrieval ?? "flat");
   const retriever =
     shape === "hierarchical"
@@ -157,7 +168,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
   const s = store;
 
   async function prepareRun(question: string, opts: AskOptions) {
-    const principal = opts.principal ?? owner;
+    const principal = opts.principal ?? (await ownerOf());
     const history = [...(opts.history ?? [])];
     if (opts.sessionId) history.unshift(...(await s.getTurns(opts.sessionId, principal)));
     const sources = await s.listSources(principal);
@@ -198,7 +209,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     engine,
     async ingest(path, opts = {}) {
       // An evaluation set is ingested for the tenant its questions name (FORMAT.md), unless told otherwise.
-      const tenant = opts.tenant ?? evalSetTenant(path) ?? owner.tenant;
+      const tenant = opts.tenant ?? evalSetTenant(path) ?? options.principal?.tenant ?? LOCAL_OWNER.tenant;
       if (embedder) await checkEmbedderCompatible(s, tenant, embedder);
       const summary = await ingestPath({
         store: s,
@@ -221,9 +232,9 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       for (const source of summary.sources) cache?.invalidateSource(tenant, source);
       return summary;
     },
-    search(query, opts = {}) {
+    async search(query, opts = {}) {
       return retriever.search(query, {
-        principal: opts.principal ?? owner,
+        principal: opts.principal ?? (await ownerOf()),
         sources: opts.sources,
         docId: opts.docId,
         since: opts.since,
@@ -231,8 +242,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
         mode: opts.mode,
       });
     },
-    sources(opts = {}) {
-      return s.listSources(opts.principal ?? owner);
+    async sources(opts = {}) {
+      return s.listSources(opts.principal ?? (await ownerOf()));
     },
     async ask(question, opts = {}) {
       const run = await prepareRun(question, opts);
@@ -252,8 +263,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
         yield next.value;
       }
     },
-    trace(runId, opts = {}) {
-      return s.getRun(runId, opts.principal ?? owner);
+    async trace(runId, opts = {}) {
+      return s.getRun(runId, opts.principal ?? (await ownerOf()));
     },
     close() {
       return s.close();

@@ -84,6 +84,8 @@ export interface StoreV1 {
   /** Sources the principal may read, with document and chunk counts. */
   listSources(principal: Principal): Promise<SourceInfo[]>;
   removeSource(tenant: string, name: string): Promise<void>;
+  /** Tenants that have at least one source (for choosing whose data an unnamed local owner sees). */
+  tenants?(): Promise<string[]>;
 
   // documents
   /** docId -> contentHash for every document of a source. */

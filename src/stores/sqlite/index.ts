@@ -106,6 +106,14 @@ export class SqliteStore implements StoreV1 {
     return this.#run("remove documents", (ctx) => this.#vectorsChanged(documents.removeDocuments(ctx, tenant, docIds)));
   }
 
+  tenants(): Promise<string[]> {
+    return this.#run("list tenants", (ctx) =>
+      (ctx.stmt("SELECT DISTINCT tenant FROM sources ORDER BY tenant").all() as { tenant: string }[]).map(
+        (r) => r.tenant,
+      ),
+    );
+  }
+
   getDocument(docId: string, principal: Principal): Promise<DocumentRecord | undefined> {
     return this.#run("read a document", (ctx) => getDocument(ctx, docId, principal));
   }
