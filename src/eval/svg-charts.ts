@@ -87,7 +87,8 @@ export function histogram(options: { title: string; values: number[]; bins?: num
   });
   for (const i of [0, Math.floor(bins / 2), bins]) {
     parts.push(
-      `<text x="${(left + i * barWidth).toFixed(1)}" y="${bottom + 14}" font-size="10" text-anchor="middle">${Math.round(i * size)}${unit}</text>`,
+      // The last label ends at the axis end, so it is not cut off by the edge of the picture.
+      `<text x="${(left + i * barWidth).toFixed(1)}" y="${bottom + 14}" font-size="10" text-anchor="${i === bins ? "end" : i === 0 ? "start" : "middle"}">${Math.round(i * size)}${unit}</text>`,
     );
   }
   parts.push("</svg>");
