@@ -1,6 +1,7 @@
 import type { CallRecord, PlanResult } from "../spec/engine.js";
 import type { ToolCallRequest } from "../spec/trace.js";
 import type { Toolset } from "../tools/toolset.js";
+import { stableJson } from "../util/stable-json.js";
 
 export interface SelectedCalls {
   /** New calls to run, with ids, within the tool-call budget. */
@@ -43,17 +44,5 @@ export function selectCalls(options: {
 export function callKey(call: Pick<ToolCallRequest, "tool" | "args">, toolset?: Toolset): string {
   const parsed = toolset?.get(call.tool)?.inputSchema.safeParse(call.args ?? {});
   const args = parsed?.success ? parsed.data : call.args;
-  return `${call.tool}(${stableJson(args ?? {})})`;
-}
-
-function stableJson(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.trim().toLowerCase().replace(/\s+/g, " "));
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
+  return `${call.tool}(${stableJson(args ?? {}, (v) => v.trim().toLowerCase().replace(/\s+/g, " "))})`;
 }

@@ -1,5 +1,6 @@
 import type { Principal } from "../spec/principal.js";
 import type { ToolResult } from "../spec/tool-result.js";
+import { stableJson } from "../util/stable-json.js";
 
 /** What identifies one cached sub-query: the tool, its (parsed) arguments and who asked. */
 export interface SubQueryKey {
@@ -43,18 +44,6 @@ export function normaliseQuery(query: string): string {
   return query.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
-/** JSON with object keys sorted, so argument order never changes a key. */
-function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 /**
  * The cache key: tool, normalised query, the other arguments (source, docId, since, k, ...), and the access
  * scope: tenant, sorted roles and the sorted readable sources. Entries are never shared across scopes.
@@ -64,7 +53,7 @@ export function subQueryKey(key: SubQueryKey): string {
   if (typeof args.query === "string") args.query = normaliseQuery(args.query);
   const roles = [...new Set(key.principal.roles)].sort();
   const readable = [...new Set(key.readable)].sort();
-  return stable({ tool: key.tool, args, tenant: key.principal.tenant, roles, readable });
+  return stableJson({ tool: key.tool, args, tenant: key.principal.tenant, roles, readable });
 }
 
 /** A bounded (entries and time) LRU cache of tool results, keyed by sub-query and access scope. */
