@@ -1,5 +1,6 @@
-import { InvalidInputError } from "../../spec/errors.js";
+import { InvalidInputError, SkipFileError } from "../../spec/errors.js";
 import { titleFromPath } from "../fields.js";
+import { DEFAULT_INGEST_LIMITS } from "../limits.js";
 import type { Loader } from "../types.js";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -34,9 +35,11 @@ function pageText(items: TextItemLike[]): string {
 
 /**
  * PDF through pdfjs (legacy build, no worker thread): text page by page, pages separated by a blank line;
- * `metadata.pageStarts[i]` is the offset where page i + 1 begins. Encrypted or corrupt files fail with a reason.
+ * `metadata.pageStarts[i]` is the offset where page i + 1 begins. Encrypted or corrupt files fail with a reason;
+ * one with more than `maxPdfPages` pages is skipped unread.
  */
-export const loadPdf: Loader = async ({ bytes, relPath }) => {
+export const loadPdf: Loader = async ({ bytes, relPath, limits }) => {
+  const maxPages = limits?.maxPdfPages ?? DEFAULT_INGEST_LIMITS.maxPdfPages;
   const { getDocument, VerbosityLevel } = await loadPdfJs();
   const task = getDocument({
     data: new Uint8Array(bytes),
@@ -61,6 +64,12 @@ export const loadPdf: Loader = async ({ bytes, relPath }) => {
     throw new InvalidInputError(`${relPath}: ${reason}`, { file: relPath }, cause);
   }
   try {
+    if (doc.numPages > maxPages)
+      throw new SkipFileError(`PDF has ${doc.numPages} pages, over the ${maxPages}-page limit (maxPdfPages)`, {
+        file: relPath,
+        pages: doc.numPages,
+        limit: maxPages,
+      });
     const warnings: string[] = [];
     const pages: string[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
