@@ -52,6 +52,22 @@ describe("findTables", () => {
     ]);
   });
 
+  it("joins a row label wrapped onto two lines", () => {
+    const page = lines([
+      ...row(700, "Cash", "1,000", "2,000"),
+      item("Net cash provided by operating", 10, 688),
+      ...row(676, "activities", "3,000", "4,000", 20),
+      item("Other items", 10, 664),
+      ...row(652, "Total", "5,000", "6,000"),
+    ]);
+    expect(findTables(page)[0]?.rows).toEqual([
+      "Cash | 1,000 | 2,000",
+      "Net cash provided by operating activities | 3,000 | 4,000",
+      "Other items",
+      "Total | 5,000 | 6,000",
+    ]);
+  });
+
   it("writes rows without a header as plain cells, and a table of text as cells", () => {
     const numbers = lines([
       ...row(700, "Item 1. Financial Statements", "1", "3"),

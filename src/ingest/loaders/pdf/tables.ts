@@ -148,20 +148,33 @@ function formatRegion(lines: Line[], cols: Column[]): string[] {
     if (p.label) out.push(p.label);
   }
   let caption: { text: string; left: number } | undefined;
+  // A label-only line that may be the first half of a wrapped row label ("Net cash provided by operating").
+  let carry: string | undefined;
+  const flush = () => {
+    if (carry) out.push(carry);
+    carry = undefined;
+  };
   parts.slice(body).forEach((p, k) => {
     const line = lines[body + k] as Line;
-    const hasValues = p.values.some((v) => v !== "");
-    if (!hasValues) {
+    if (!p.values.some((v) => v !== "")) {
+      flush();
       // "Net sales:" introduces the indented rows below it.
       caption = p.label.endsWith(":") ? { text: p.label, left: line.left } : undefined;
-      if (p.label) out.push(p.label);
+      if (caption) out.push(p.label);
+      else carry = p.label || undefined;
       return;
     }
+    let label = p.label;
+    if (carry && /^\p{Ll}/u.test(label)) {
+      label = `${carry} ${label}`;
+      carry = undefined;
+    } else flush();
     if (caption && line.left <= caption.left + tolerance) caption = undefined;
-    const label = caption && p.label ? `${caption.text} ${p.label}` : p.label;
+    if (caption && label) label = `${caption.text} ${label}`;
     const cells = p.values.flatMap((v, c) => (v === "" ? [] : [headers[c] ? `${headers[c]}: ${v}` : v]));
     out.push([label, ...cells].filter((s) => s !== "").join(" | "));
   });
+  flush();
   return out;
 }
 
