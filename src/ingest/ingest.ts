@@ -5,6 +5,7 @@ import type { StoreV1 } from "../spec/store.js";
 import { chunkDocument } from "./chunker.js";
 import { attachEntities } from "./entities-at-ingest.js";
 import { contentHash } from "./hash.js";
+import type { IngestLimits } from "./limits.js";
 import { loadFile } from "./load-file.js";
 import { planSources, type SourcePlan } from "./sources.js";
 import { listFiles } from "./walk.js";
@@ -30,6 +31,8 @@ export interface IngestOptions {
   /** Remove documents of the source that are no longer present. */
   prune?: boolean;
   maxFileBytes?: number;
+  /** Per-file caps (PDF pages, …); unset fields take `DEFAULT_INGEST_LIMITS`. */
+  limits?: Partial<IngestLimits>;
   /** Fills `chunk.embedding` for the chunks about to be written. */
   embed?: (chunks: ChunkRecord[]) => Promise<void>;
   onProgress?: (event: IngestProgress) => void;
@@ -120,7 +123,13 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
     for (const [index, absPath] of files.entries()) {
       const relPath = relative(plan.idRoot, absPath).split(sep).join("/");
       progress({ phase: "load", done: index, total: files.length, file: relPath });
-      const outcome = await loadFile({ absPath, relPath, tableName: plan.name, maxFileBytes: options.maxFileBytes });
+      const outcome = await loadFile({
+        absPath,
+        relPath,
+        tableName: plan.name,
+        maxFileBytes: options.maxFileBytes,
+        limits: options.limits,
+      });
       if (outcome.kind === "skipped") {
         summary.skipped.push({ file: relPath, reason: outcome.reason });
         continue;

@@ -1,4 +1,5 @@
 import type { TableSchema } from "../spec/source.js";
+import type { IngestLimits } from "./limits.js";
 
 /** A document as a loader produces it, before the orchestrator adds source, tenant and hash. */
 export interface LoadedDocument {
@@ -31,6 +32,8 @@ export interface LoaderInput {
   relPath: string;
   /** For table loaders: the table (source) name. */
   tableName?: string;
+  /** Caps the loader enforces (defaults: `DEFAULT_INGEST_LIMITS`). */
+  limits?: Partial<IngestLimits>;
 }
 
 /** Turns one file into documents. Throws `InvalidInputError` for malformed input, `SkipFileError` to skip. */

@@ -70,3 +70,10 @@ export class SqlRejectedError extends FerretError {
     super("SqlRejectedError", message, { category: "user", context });
   }
 }
+
+/** A file left out on purpose (over a cap): reported as skipped with the reason, never as a failure. */
+export class SkipFileError extends FerretError {
+  constructor(message: string, context: { file?: string } & Record<string, unknown> = {}) {
+    super("SkipFileError", message, { category: "user", context });
+  }
+}

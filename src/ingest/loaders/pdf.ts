@@ -1,6 +1,10 @@
-import { InvalidInputError } from "../../spec/errors.js";
-import { titleFromPath } from "../fields.js";
+import { InvalidInputError, SkipFileError } from "../../spec/errors.js";
+import { DEFAULT_INGEST_LIMITS } from "../limits.js";
 import type { Loader } from "../types.js";
+import { layoutDocument, type PdfPage } from "./pdf/layout.js";
+import { groupLines, type Line, pageLines, type RawTextItem, toItems } from "./pdf/lines.js";
+import { type OutlineEntry, type OutlineSource, outlineEntries } from "./pdf/outline.js";
+import { pdfTitle } from "./pdf/title.js";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjs: Promise<PdfJs> | undefined;
@@ -11,32 +15,33 @@ function loadPdfJs(): Promise<PdfJs> {
   return pdfjs;
 }
 
-interface TextItemLike {
-  str?: string;
-  hasEOL?: boolean;
+/** A page's lines in reading order: upright text, then any text turned at a right angle (a sideways table). */
+function linesOf(content: { items: unknown[]; styles: unknown }): { lines: Line[]; loose: string[] } {
+  const styles = (content.styles ?? {}) as Parameters<typeof toItems>[1];
+  const { upright, turned, loose } = toItems(content.items as RawTextItem[], styles);
+  const lines = pageLines(upright);
+  for (const group of turned) for (const line of groupLines(group)) lines.push({ ...line, turned: true });
+  return { lines, loose };
 }
 
-function pageText(items: TextItemLike[]): string {
-  let out = "";
-  for (const item of items) {
-    if (typeof item.str !== "string") continue;
-    out += item.str;
-    if (item.hasEOL) out += "\n";
-    else if (item.str !== "" && !out.endsWith(" ")) out += " ";
+async function metadataTitle(doc: { getMetadata(): Promise<{ info: unknown }> }): Promise<string | undefined> {
+  try {
+    const info = (await doc.getMetadata()).info as { Title?: unknown } | undefined;
+    return typeof info?.Title === "string" ? info.Title : undefined;
+  } catch {
+    return undefined;
   }
-  return out
-    .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
 }
 
 /**
- * PDF through pdfjs (legacy build, no worker thread): text page by page, pages separated by a blank line;
- * `metadata.pageStarts[i]` is the offset where page i + 1 begins. Encrypted or corrupt files fail with a reason.
+ * PDF through pdfjs (legacy build, no worker thread), laid out from the text items' positions: running
+ * headers, footers and glyph debris dropped, tables as `label | header: value` rows, sections from the
+ * outline or the headings as `#` lines, pages separated by a blank line; `metadata.pageStarts[i]` is the
+ * offset where page i + 1 begins. A junk metadata title gives way to the file name and first heading.
+ * Encrypted or corrupt files fail with a reason; one with more than `maxPdfPages` pages is skipped unread.
  */
-export const loadPdf: Loader = async ({ bytes, relPath }) => {
+export const loadPdf: Loader = async ({ bytes, relPath, limits }) => {
+  const maxPages = limits?.maxPdfPages ?? DEFAULT_INGEST_LIMITS.maxPdfPages;
   const { getDocument, VerbosityLevel } = await loadPdfJs();
   const task = getDocument({
     data: new Uint8Array(bytes),
@@ -61,40 +66,42 @@ export const loadPdf: Loader = async ({ bytes, relPath }) => {
     throw new InvalidInputError(`${relPath}: ${reason}`, { file: relPath }, cause);
   }
   try {
+    if (doc.numPages > maxPages)
+      throw new SkipFileError(`PDF has ${doc.numPages} pages, over the ${maxPages}-page limit (maxPdfPages)`, {
+        file: relPath,
+        pages: doc.numPages,
+        limit: maxPages,
+      });
     const warnings: string[] = [];
-    const pages: string[] = [];
+    const pages: PdfPage[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       try {
         const page = await doc.getPage(n);
-        pages.push(pageText((await page.getTextContent()).items as TextItemLike[]));
+        const [, bottom = 0, , top = 792] = page.view;
+        const { lines, loose } = linesOf(await page.getTextContent());
+        pages.push({ lines, loose, bottom, top });
         page.cleanup();
       } catch (cause) {
         warnings.push(`page ${n} could not be read: ${(cause as Error).message}`);
-        pages.push("");
+        pages.push({ lines: [], loose: [], bottom: 0, top: 792 });
       }
     }
-    const pageStarts: number[] = [];
-    let text = "";
-    for (const page of pages) {
-      if (text !== "" && page !== "") text += "\n\n";
-      pageStarts.push(text.length);
-      text += page;
-    }
-    let title: string | undefined;
+    let outline: OutlineEntry[] = [];
     try {
-      const info = (await doc.getMetadata()).info as { Title?: unknown } | undefined;
-      if (typeof info?.Title === "string" && info.Title.trim()) title = info.Title.trim();
-    } catch {
-      title = undefined;
+      outline = await outlineEntries(doc as unknown as OutlineSource, doc.numPages);
+    } catch (cause) {
+      warnings.push(`outline could not be read: ${(cause as Error).message}`);
     }
+    const layout = layoutDocument({ pages, outline });
+    const title = pdfTitle({ metadataTitle: await metadataTitle(doc), relPath, firstHeading: layout.firstHeading });
     return {
       docs: [
         {
           id: relPath,
-          title: title ?? titleFromPath(relPath),
-          text,
+          title,
+          text: layout.text,
           acl: [],
-          metadata: { pages: doc.numPages, pageStarts },
+          metadata: { pages: doc.numPages, pageStarts: layout.pageStarts },
         },
       ],
       warnings,
