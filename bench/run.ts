@@ -17,6 +17,8 @@
  *   ask-offline     createFerret().ask() with the offline engine, p50/p95, vs one search() of the question
  *   simulated-llm   wall time and model round-trips per question with a fixed-latency scripted model:
  *                   ferret's loop vs a sequential retrieve-grade-rewrite-generate loop (LangGraph tutorial shape)
+ *   sql             user SQL in its killable runner process: warm query latency vs in-process better-sqlite3,
+ *                   runner start, event-loop stalls during a runaway, runner peak RSS under the memory cap
  *
  * Reading the output: progress goes to stderr; each benchmark prints a table on stdout with ferret's
  * figure, the same-run baseline, the ratio ferret/baseline (for latency lower is better, for chunks/s
@@ -38,6 +40,7 @@ const REGISTRY: Record<string, () => Promise<Benchmark>> = {
   "loop-overhead": async () => (await import("./loop-overhead.js")).loopOverheadBenchmark,
   "ask-offline": async () => (await import("./ask-offline.js")).askOfflineBenchmark,
   "simulated-llm": async () => (await import("./simulated-llm.js")).simulatedLlmBenchmark,
+  sql: async () => (await import("./sql.js")).sqlBenchmark,
 };
 
 function usage(): string {

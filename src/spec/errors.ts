@@ -50,10 +50,45 @@ export class UpstreamError extends FerretError {
   }
 }
 
-/** The store itself failed (as opposed to finding nothing). */
+/** The store itself failed (as opposed to finding nothing). Subclasses name the driver condition. */
 export class StoreError extends FerretError {
+  constructor(message: string, cause?: unknown, context: Record<string, unknown> = {}, name = "StoreError") {
+    super(name, message, { category: "system", cause, context });
+  }
+}
+
+/** Another connection holds the lock the operation needed, past the busy timeout (SQLITE_BUSY, SQLITE_LOCKED). */
+export class StoreBusyError extends StoreError {
   constructor(message: string, cause?: unknown, context: Record<string, unknown> = {}) {
-    super("StoreError", message, { category: "system", cause, context });
+    super(message, cause, context, "StoreBusyError");
+  }
+}
+
+/** The disk (or the database's page limit) is full: nothing of the failed write was kept (SQLITE_FULL). */
+export class StoreFullError extends StoreError {
+  constructor(message: string, cause?: unknown, context: Record<string, unknown> = {}) {
+    super(message, cause, context, "StoreFullError");
+  }
+}
+
+/** The database file cannot be written: read-only file, folder or connection (SQLITE_READONLY). */
+export class StoreReadOnlyError extends StoreError {
+  constructor(message: string, cause?: unknown, context: Record<string, unknown> = {}) {
+    super(message, cause, context, "StoreReadOnlyError");
+  }
+}
+
+/** The database file is damaged or is not a database (SQLITE_CORRUPT, SQLITE_NOTADB). */
+export class StoreCorruptError extends StoreError {
+  constructor(message: string, cause?: unknown, context: Record<string, unknown> = {}) {
+    super(message, cause, context, "StoreCorruptError");
+  }
+}
+
+/** A write broke a constraint of the store's schema (SQLITE_CONSTRAINT_*): a duplicate key, a dangling reference. */
+export class StoreConstraintError extends StoreError {
+  constructor(message: string, cause?: unknown, context: Record<string, unknown> = {}) {
+    super(message, cause, context, "StoreConstraintError");
   }
 }
 
@@ -64,7 +99,7 @@ export class AccessDeniedError extends FerretError {
   }
 }
 
-/** Read-only SQL was asked to write, attach, or run more than one statement. */
+/** Read-only SQL was asked to write, attach, or run more than one statement (refused before it ran). */
 export class SqlRejectedError extends FerretError {
   constructor(message: string, context: Record<string, unknown> = {}) {
     super("SqlRejectedError", message, { category: "user", context });
@@ -75,5 +110,73 @@ export class SqlRejectedError extends FerretError {
 export class SkipFileError extends FerretError {
   constructor(message: string, context: { file?: string } & Record<string, unknown> = {}) {
     super("SkipFileError", message, { category: "user", context });
+  }
+}
+
+/**
+ * A query that SQLite could not compile or run: a table the principal cannot see (`missingTable`; missing and
+ * unreadable look the same), an unknown column (`column`), a syntax or type error (`reason: "invalid"`).
+ * `detail` is the database's own short description (`near "WHERE": syntax error`).
+ */
+export class SqlInvalidError extends FerretError {
+  readonly reason: "missing_table" | "missing_column" | "invalid";
+  readonly detail: string;
+  readonly missingTable?: string;
+  readonly column?: string;
+  constructor(
+    message: string,
+    options: {
+      reason: "missing_table" | "missing_column" | "invalid";
+      detail: string;
+      missingTable?: string;
+      column?: string;
+      cause?: unknown;
+      context?: Record<string, unknown>;
+    },
+  ) {
+    const { reason, detail, missingTable, column } = options;
+    super("SqlInvalidError", message, {
+      category: "user",
+      cause: options.cause,
+      context: { ...options.context, reason, detail, missingTable, column },
+    });
+    this.reason = reason;
+    this.detail = detail;
+    if (missingTable !== undefined) this.missingTable = missingTable;
+    if (column !== undefined) this.column = column;
+  }
+}
+
+/** A query ran past its time limit (or was interrupted) and was stopped; the store is unaffected. */
+export class SqlTimeoutError extends FerretError {
+  readonly timeoutMs?: number;
+  constructor(
+    message: string,
+    options: { timeoutMs?: number; cause?: unknown; context?: Record<string, unknown> } = {},
+  ) {
+    super("SqlTimeoutError", message, {
+      category: "user",
+      cause: options.cause,
+      context: { ...options.context, timeoutMs: options.timeoutMs },
+    });
+    if (options.timeoutMs !== undefined) this.timeoutMs = options.timeoutMs;
+  }
+}
+
+/** A query needed more of a capped resource than it may have (`memory`: working memory; `value_size`: one value). */
+export class SqlLimitError extends FerretError {
+  readonly limit: "memory" | "value_size";
+  readonly capBytes?: number;
+  constructor(
+    message: string,
+    options: { limit: "memory" | "value_size"; capBytes?: number; cause?: unknown; context?: Record<string, unknown> },
+  ) {
+    super("SqlLimitError", message, {
+      category: "user",
+      cause: options.cause,
+      context: { ...options.context, limit: options.limit, capBytes: options.capBytes },
+    });
+    this.limit = options.limit;
+    if (options.capBytes !== undefined) this.capBytes = options.capBytes;
   }
 }

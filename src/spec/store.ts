@@ -53,7 +53,21 @@ export interface TableWrite {
 export interface SqlResult {
   columns: string[];
   rows: Record<string, unknown>[];
+  /** More rows matched than came back: `truncatedBy` says which cap cut them. */
   truncated: boolean;
+  /** `rows`: the row cap (`maxRows`); `bytes`: the result-size cap of the adapter. */
+  truncatedBy?: "rows" | "bytes";
+  /** How many values were cut to the adapter's cell-size cap. */
+  clippedCells?: number;
+}
+
+export interface SqlQueryOptions {
+  /** Most rows to return (default 200). */
+  maxRows?: number;
+  /** The query is stopped and the call rejects with `SqlTimeoutError` after this long (default 5,000 ms). */
+  timeoutMs?: number;
+  /** Aborting stops the query at once; the call rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Stored record of one agent run (its trace). */
@@ -107,8 +121,12 @@ export interface StoreV1 {
 
   // tables (table sources are real SQL tables)
   writeTable(table: TableWrite): Promise<void>;
-  /** Read-only SQL over the tables the principal may read. */
-  querySql(sql: string, principal: Principal, options?: { maxRows?: number; timeoutMs?: number }): Promise<SqlResult>;
+  /**
+   * Read-only SQL over the tables the principal may read, run where it can be stopped. Rejects with
+   * `SqlRejectedError` (not one read-only SELECT), `SqlInvalidError` (unknown table or column, bad syntax),
+   * `SqlTimeoutError` or `SqlLimitError`.
+   */
+  querySql(sql: string, principal: Principal, options?: SqlQueryOptions): Promise<SqlResult>;
 
   // embeddings
   /** The embedder that built the vectors (`id`, `dimensions`), if any. */

@@ -257,7 +257,8 @@ export function runStoreSuite(name: string, open: OpenStore): void {
         );
         expect(await store.documentHashes(ACME, "handbook")).toEqual(new Map());
         await expect(store.querySql("SELECT count(*) AS n FROM tickets", acmeOwner)).rejects.toMatchObject({
-          name: "SqlRejectedError",
+          name: "SqlInvalidError",
+          missingTable: "tickets",
         });
         expect(docIds(await kw(olga, ["vacation"]))).toEqual(["handbook/vacation.md"]);
       });
@@ -530,13 +531,18 @@ export function runStoreSuite(name: string, open: OpenStore): void {
 
       it("shows a principal only the tables it may read", async () => {
         await expect(store.querySql("SELECT * FROM payroll", alice)).rejects.toMatchObject({
-          name: "SqlRejectedError",
+          name: "SqlInvalidError",
+          reason: "missing_table",
+          missingTable: "payroll",
         });
         expect((await store.querySql("SELECT salary FROM payroll ORDER BY salary", harriet)).rows).toEqual([
           { salary: 100 },
           { salary: 120 },
         ]);
-        await expect(store.querySql("SELECT * FROM tickets", olga)).rejects.toMatchObject({ name: "SqlRejectedError" });
+        await expect(store.querySql("SELECT * FROM tickets", olga)).rejects.toMatchObject({
+          name: "SqlInvalidError",
+          missingTable: "tickets",
+        });
       });
 
       it("refuses anything but one read-only SELECT and leaves the table unchanged", async () => {
@@ -565,6 +571,7 @@ export function runStoreSuite(name: string, open: OpenStore): void {
           columns: ["ticket_id"],
           rows: [{ ticket_id: 1 }, { ticket_id: 2 }],
           truncated: true,
+          truncatedBy: "rows",
         });
         expect((await store.querySql("SELECT ticket_id FROM tickets", alice, { maxRows: 5 })).truncated).toBe(false);
       });
@@ -573,8 +580,79 @@ export function runStoreSuite(name: string, open: OpenStore): void {
         const runaway =
           "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50000000) SELECT x FROM n";
         await expect(store.querySql(runaway, alice, { maxRows: 100_000_000, timeoutMs: 1 })).rejects.toMatchObject({
-          name: "SqlRejectedError",
+          name: "SqlTimeoutError",
+          timeoutMs: 1,
         });
+      });
+
+      it("names an unknown column and a syntax error as typed errors", async () => {
+        await expect(store.querySql("SELECT colour FROM tickets", alice)).rejects.toMatchObject({
+          name: "SqlInvalidError",
+          category: "user",
+          reason: "missing_column",
+          column: "colour",
+        });
+        await expect(store.querySql("SELECT title FROM tickets WHERE", alice)).rejects.toMatchObject({
+          name: "SqlInvalidError",
+          reason: "invalid",
+        });
+      });
+    });
+
+    describe("SQL that can be stopped", () => {
+      /** 400 rows: joins of three or four copies run for minutes. */
+      const BIG: TableWrite = {
+        tenant: ACME,
+        source: "big",
+        schema: {
+          name: "big",
+          primaryKey: "n",
+          columns: [
+            { name: "n", type: "INTEGER" },
+            { name: "label", type: "TEXT" },
+          ],
+        },
+        rows: Array.from({ length: 400 }, (_, n) => ({ n, label: `label number ${n}` })),
+      };
+      const RUNAWAYS: [string, string][] = [
+        ["a recursive CTE", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"],
+        ["a cross join", "SELECT count(*) FROM big a, big b, big c, big d"],
+        [
+          "an ORDER BY over a huge join",
+          "SELECT a.label || b.label || c.label AS k FROM big a, big b, big c ORDER BY k",
+        ],
+      ];
+
+      beforeEach(async () => {
+        await store.putSource({ name: "big", tenant: ACME, kind: "table", description: "Big", acl: [] });
+        await store.writeTable(BIG);
+      });
+
+      for (const [shape, runaway] of RUNAWAYS) {
+        it(`stops ${shape} at its time limit while the store keeps answering`, async () => {
+          const order: string[] = [];
+          const query = store.querySql(runaway, alice, { timeoutMs: 1500 }).then(
+            () => order.push("sql finished"),
+            (error: Error) => order.push(`sql ${error.name}`),
+          );
+          // Asked after the query started: answers while it runs (the old store blocked here for ever).
+          const hits = await kw(alice, ["vacation"]);
+          order.push("search");
+          expect(hits.length).toBeGreaterThan(0);
+          await query;
+          expect(order).toEqual(["search", "sql SqlTimeoutError"]);
+          // The next query gets a fresh runner.
+          expect((await store.querySql("SELECT count(*) AS n FROM big", alice)).rows).toEqual([{ n: 400 }]);
+        });
+      }
+
+      it("stops a query when its caller aborts", async () => {
+        const controller = new AbortController();
+        const query = store.querySql(RUNAWAYS[0]![1], alice, { timeoutMs: 60_000, signal: controller.signal });
+        await kw(alice, ["vacation"]);
+        controller.abort(new Error("caller gave up"));
+        await expect(query).rejects.toThrow("caller gave up");
+        expect((await store.querySql("SELECT count(*) AS n FROM big", alice)).rows).toEqual([{ n: 400 }]);
       });
     });
 

@@ -17,6 +17,8 @@ export interface ToolContext {
   /** Sources the principal may read. */
   sources: SourceInfo[];
   signal: AbortSignal;
+  /** The time this call may take (the executor's per-tool limit); a tool with its own limit stays below it. */
+  timeoutMs?: number;
   /** Calibrated threshold for `low_confidence`; default 0.35. */
   lowConfidence?: number;
 }

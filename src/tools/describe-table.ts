@@ -51,6 +51,7 @@ export const describeTableTool = defineTool({
     const summary = await ctx.store.querySql(
       `SELECT COUNT(*) AS total, ${stats.join(", ")}, MIN(${ROW_ID_COLUMN}) AS example FROM ${t}`,
       ctx.principal,
+      { signal: ctx.signal },
     );
     const s = summary.rows[0] ?? {};
     const total = Number(s.total ?? 0);
@@ -66,6 +67,7 @@ export const describeTableTool = defineTool({
         const values = await ctx.store.querySql(
           `SELECT ${name} AS v, COUNT(*) AS n FROM ${t} WHERE NULLIF(${name}, '') IS NOT NULL GROUP BY ${name} ORDER BY n DESC, ${name} LIMIT ${MAX_SAMPLE_VALUES}`,
           ctx.principal,
+          { signal: ctx.signal },
         );
         row.values = values.rows.map((r) => r.v as string | number);
       }

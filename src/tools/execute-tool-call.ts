@@ -36,7 +36,7 @@ export async function executeToolCall(
     controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
   });
   try {
-    return await Promise.race([tool.execute(parsed.data, { ...ctx, signal: controller.signal }), aborted]);
+    return await Promise.race([tool.execute(parsed.data, { ...ctx, signal: controller.signal, timeoutMs }), aborted]);
   } catch (error) {
     if (ctx.signal.aborted && !(error instanceof ToolTimeoutError)) {
       return { status: "error", hint: `${tool.name} was stopped: the run was aborted` };

@@ -66,7 +66,9 @@ export const listTablesTool = defineTool({
     }
     const rows = [];
     for (const table of tables) {
-      const count = await ctx.store.querySql(`SELECT COUNT(*) AS n FROM ${quoteName(table.name)}`, ctx.principal);
+      const count = await ctx.store.querySql(`SELECT COUNT(*) AS n FROM ${quoteName(table.name)}`, ctx.principal, {
+        signal: ctx.signal,
+      });
       rows.push({
         name: table.name,
         description: table.description,

@@ -1,14 +1,15 @@
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ingestPath } from "../ingest/ingest.js";
 import { createRetriever } from "../retrieval/search.js";
 import type { Principal } from "../spec/principal.js";
 import { createSqliteStore, type SqliteStore } from "../stores/sqlite/index.js";
 import type { ToolContext } from "./define-tool.js";
 import { executeToolCall } from "./execute-tool-call.js";
-import { runSqlTool, sqlTools } from "./run-sql.js";
+import { runSqlTool, SQL_TIMEOUT_MS, sqlTimeoutMs, sqlTools } from "./run-sql.js";
 import { createToolset } from "./toolset.js";
 
 const ORDERS = `order_id,placed_at,shipped_at,region,status,amount
@@ -166,5 +167,85 @@ describe("run_sql", () => {
     const bad = await executeToolCall(toolset, { tool: "run_sql", args: { sql: "  " } }, await context(SALES));
     expect(bad).toMatchObject({ status: "error" });
     expect(bad.hint).toContain("sql must not be empty");
+  });
+});
+
+/** Joins of 8 and 10 copies of the 12 orders: hundreds of millions of rows and more. */
+const RUNAWAYS: [string, string][] = [
+  ["a recursive CTE", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"],
+  [
+    "a cross join",
+    "SELECT count(*) FROM orders a, orders b, orders c, orders d, orders e, orders f, orders g, orders h, orders i, orders j",
+  ],
+  [
+    "an ORDER BY over a huge join",
+    "SELECT a.order_id || b.order_id || c.order_id || d.order_id || e.order_id AS k " +
+      "FROM orders a, orders b, orders c, orders d, orders e, orders f, orders g, orders h ORDER BY k",
+  ],
+];
+
+/** Alive and not a zombie (an orphan's zombie may wait for a reaper that never comes in a container). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+describe("run_sql that runs too long", () => {
+  for (const [shape, runaway] of RUNAWAYS) {
+    it(`returns timeout for ${shape} while a search in the same process answers`, async () => {
+      const ctx = await context(SALES);
+      const toolset = createToolset({ sources: ctx.sources, tools: sqlTools });
+      const order: string[] = [];
+      // A 2 s tool limit gives the query 1.5 s.
+      const sql = executeToolCall(toolset, { tool: "run_sql", args: { sql: runaway } }, ctx, { timeoutMs: 2000 }).then(
+        (result) => {
+          order.push("run_sql");
+          return result;
+        },
+      );
+      const search = await executeToolCall(toolset, { tool: "search", args: { query: "pending orders north" } }, ctx);
+      order.push("search");
+      expect(search.passages?.length).toBeGreaterThan(0);
+      const result = await sql;
+      expect(order).toEqual(["search", "run_sql"]);
+      expect(result).toEqual({
+        status: "timeout",
+        hint:
+          "the query ran past 1.5 s and was stopped; add a WHERE on a selective column or a LIMIT, aggregate " +
+          "(COUNT, GROUP BY) instead of listing rows, and avoid cross joins and recursive CTEs",
+      });
+      const next = await runSql(SALES, { sql: "SELECT COUNT(*) AS n FROM orders" });
+      expect(next.rows).toEqual([{ n: 12 }]);
+    });
+  }
+
+  it("keeps the query's limit below the executor's per-tool limit", () => {
+    expect(sqlTimeoutMs(undefined)).toBe(SQL_TIMEOUT_MS);
+    expect(sqlTimeoutMs(10_000)).toBe(SQL_TIMEOUT_MS);
+    expect(sqlTimeoutMs(4000)).toBe(3000);
+  });
+
+  it("kills the query's runner when the run is aborted", async () => {
+    const parent = new AbortController();
+    const ctx = { ...(await context(SALES)), signal: parent.signal };
+    const toolset = createToolset({ sources: ctx.sources, tools: sqlTools });
+    const call = executeToolCall(toolset, { tool: "run_sql", args: { sql: RUNAWAYS[0]![1] } }, ctx);
+    await executeToolCall(toolset, { tool: "search", args: { query: "pending" } }, ctx);
+    const during = store.sqlRunnerPids();
+    parent.abort(new Error("user pressed stop"));
+    expect(await call).toEqual({ status: "error", hint: "run_sql was stopped: the run was aborted" });
+    const after = new Set(store.sqlRunnerPids());
+    const killed = during.filter((pid) => !after.has(pid));
+    expect(killed).toHaveLength(1);
+    await vi.waitFor(() => expect(alive(killed[0]!)).toBe(false), { timeout: 10_000, interval: 50 });
+    expect((await runSql(SALES, { sql: "SELECT COUNT(*) AS n FROM orders" })).rows).toEqual([{ n: 12 }]);
   });
 });

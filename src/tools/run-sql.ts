@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { guardSql } from "../safety/sql-guard.js";
-import { SqlRejectedError } from "../spec/errors.js";
+import { SqlInvalidError, SqlLimitError, SqlRejectedError, SqlTimeoutError } from "../spec/errors.js";
 import type { Passage } from "../spec/passage.js";
 import type { ToolResult } from "../spec/tool-result.js";
 import { type AnyTool, defineTool, type ToolContext } from "./define-tool.js";
@@ -11,8 +11,16 @@ export const DEFAULT_SQL_ROWS = 200;
 export const MAX_SQL_ROWS = 1000;
 /** How many returned rows come back as passages to cite. */
 export const MAX_ROW_PASSAGES = 10;
-/** Below the executor's own time limit, so a slow query ends as a readable timeout. */
-const SQL_TIMEOUT_MS = 5000;
+/** A query's time limit: below the executor's own, so a slow query ends as a timeout the model can act on. */
+export const SQL_TIMEOUT_MS = 5000;
+/** The share of the tool's own time limit a query may use (the rest reads the tables and the row passages). */
+const SQL_SHARE_OF_TOOL_TIME = 0.75;
+
+/** The query's time limit within a call that may take `toolTimeoutMs` (the executor's per-tool limit). */
+export function sqlTimeoutMs(toolTimeoutMs: number | undefined): number {
+  if (toolTimeoutMs === undefined) return SQL_TIMEOUT_MS;
+  return Math.max(1, Math.min(SQL_TIMEOUT_MS, Math.floor(toolTimeoutMs * SQL_SHARE_OF_TOOL_TIME)));
+}
 
 export const runSqlInput = z.object({
   sql: z
@@ -61,19 +69,36 @@ export async function rowPassages(
   return out;
 }
 
-function rejection(error: SqlRejectedError, tables: readonly ReadableTable[]): ToolResult {
-  const reason = error.context.reason;
-  const missing = /no such table: ([^\s;,)]+)/i.exec(error.message)?.[1]?.replace(/[.]+$/, "");
-  if (missing !== undefined) return { status: "error", hint: noSuchTable(missing.replace(/^main\./, ""), tables) };
-  if (reason === "timeout") return { status: "timeout", hint: error.message };
-  if (reason === "invalid" || reason === "failed") {
-    const columns = tables.map((t) => `${t.name}(${t.columns.map((c) => c.name).join(", ")}, ${ROW_ID_COLUMN})`);
+/** A failed query as a result with a hint the model can act on; undefined for errors that are not the query's. */
+function sqlFailure(error: unknown, tables: readonly ReadableTable[]): ToolResult | undefined {
+  if (error instanceof SqlTimeoutError) {
+    const ran = error.timeoutMs === undefined ? "ran too long" : `ran past ${seconds(error.timeoutMs)}`;
     return {
-      status: "error",
-      hint: `${error.message.replace(/\s*Tables you may query:.*$/s, "")} Tables: ${columns.join("; ")}`,
+      status: "timeout",
+      hint:
+        `the query ${ran} and was stopped; add a WHERE on a selective column or a LIMIT, aggregate ` +
+        "(COUNT, GROUP BY) instead of listing rows, and avoid cross joins and recursive CTEs",
     };
   }
-  return { status: "error", hint: `read-only: ${error.message}` };
+  if (error instanceof SqlLimitError) {
+    const hint =
+      error.limit === "memory"
+        ? "the query needed more working memory than it may use and was stopped; filter with WHERE before sorting " +
+          "or grouping, add a LIMIT, and avoid cross joins"
+        : "the query built a value larger than SQLite allows; select smaller values";
+    return { status: "error", hint };
+  }
+  if (error instanceof SqlInvalidError) {
+    if (error.missingTable !== undefined) return { status: "error", hint: noSuchTable(error.missingTable, tables) };
+    const columns = tables.map((t) => `${t.name}(${t.columns.map((c) => c.name).join(", ")}, ${ROW_ID_COLUMN})`);
+    return { status: "error", hint: `the query cannot run: ${error.detail}. Tables: ${columns.join("; ")}` };
+  }
+  if (error instanceof SqlRejectedError) return { status: "error", hint: `read-only: ${error.message}` };
+  return undefined;
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
 /** `run_sql`: one read-only SELECT over the table sources the principal may read. */
@@ -96,20 +121,33 @@ export const runSqlTool = defineTool({
     const tables = await readableTables(ctx);
     let result: Awaited<ReturnType<typeof ctx.store.querySql>>;
     try {
-      result = await ctx.store.querySql(sql, ctx.principal, { maxRows: args.maxRows, timeoutMs: SQL_TIMEOUT_MS });
+      result = await ctx.store.querySql(sql, ctx.principal, {
+        maxRows: args.maxRows,
+        timeoutMs: sqlTimeoutMs(ctx.timeoutMs),
+        signal: ctx.signal,
+      });
     } catch (error) {
-      if (error instanceof SqlRejectedError) return rejection(error, tables);
-      throw error;
+      const failure = sqlFailure(error, tables);
+      if (failure === undefined) throw error;
+      return failure;
     }
     const ids = [
       ...new Set(result.rows.map((r) => r[ROW_ID_COLUMN]).filter((id): id is string => typeof id === "string")),
     ];
     const passages = await rowPassages(ids.slice(0, MAX_ROW_PASSAGES), ctx);
     const notes: string[] = [];
-    if (result.truncated) {
+    if (result.truncatedBy === "bytes") {
+      notes.push(
+        `truncated: showing the first ${result.rows.length} rows, as many as fit the result-size cap; select fewer ` +
+          "columns, aggregate (COUNT, GROUP BY) or narrow with WHERE to see the rest",
+      );
+    } else if (result.truncated) {
       notes.push(
         `truncated: showing the first ${args.maxRows} rows; aggregate (COUNT, GROUP BY) or narrow with WHERE to see the rest`,
       );
+    }
+    if (result.clippedCells !== undefined) {
+      notes.push(`${result.clippedCells} long values were cut; select substr(column, start, length) to read more`);
     }
     if (ids.length > MAX_ROW_PASSAGES) notes.push(`passages for the first ${MAX_ROW_PASSAGES} of ${ids.length} rows`);
     if (result.rows.length === 0) {

@@ -8,6 +8,7 @@ import type {
   ScoredChunk,
   ScoredDocument,
   SessionTurn,
+  SqlQueryOptions,
   SqlResult,
   StoreV1,
   TableWrite,
@@ -26,6 +27,8 @@ import { openDatabase } from "./schema.js";
 import { appendTurns, getTurns } from "./sessions.js";
 import { listSources, putSource, removeSource } from "./sources.js";
 import { SqlQueries } from "./sql-query.js";
+import type { SqlLimits } from "./sql-runner.js";
+import { toStoreError } from "./sqlite-errors.js";
 import { writeTable } from "./tables.js";
 import { vectorSearch } from "./vector-search.js";
 import { type EmbedderInfo, getEmbedderInfo, setEmbedderInfo, type VectorChanges } from "./vectors.js";
@@ -37,6 +40,8 @@ export interface SqliteStoreOptions {
   hnswThreshold?: number;
   /** Open an existing store without writing to it. */
   readonly?: boolean;
+  /** Caps on `querySql` beyond its rows and time: result bytes, cell size, working memory, parallel runners. */
+  sql?: Partial<SqlLimits>;
 }
 
 export const DEFAULT_HNSW_THRESHOLD = 20_000;
@@ -60,19 +65,19 @@ export class SqliteStore implements StoreV1 {
     this.#ctx = new StoreContext({ db: openDatabase({ path: options.path, readonly }), path: options.path, readonly });
     this.#hnswThreshold = options.hnswThreshold ?? DEFAULT_HNSW_THRESHOLD;
     this.#hnsw = new HnswIndexes(this.#ctx, { buildAt: this.#hnswThreshold });
-    this.#sql = new SqlQueries(this.#ctx);
+    this.#sql = new SqlQueries(this.#ctx, options.sql);
   }
 
-  /** Runs a synchronous operation, turning driver failures into StoreError (ferret errors pass through). */
+  /**
+   * Runs a synchronous operation, turning driver failures into typed store errors (`StoreBusyError`,
+   * `StoreFullError`, ... see `sqlite-errors.ts`); ferret errors pass through.
+   */
   #run<T>(operation: string, fn: (ctx: StoreContext) => T): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreError(`Cannot ${operation}: the store is closed.`));
     try {
       return Promise.resolve(fn(this.#ctx));
     } catch (error) {
-      if (error instanceof Error && error.constructor.name === "SqliteError") {
-        return Promise.reject(new StoreError(`SQLite failed to ${operation}: ${error.message}`, error));
-      }
-      return Promise.reject(error);
+      return Promise.reject(toStoreError(error, { operation }));
     }
   }
 
@@ -140,8 +145,15 @@ export class SqliteStore implements StoreV1 {
     return this.#run("write a table", (ctx) => writeTable(ctx, table));
   }
 
-  querySql(sql: string, principal: Principal, options?: { maxRows?: number; timeoutMs?: number }): Promise<SqlResult> {
-    return this.#run("query tables", () => this.#sql.query(sql, principal, options));
+  /** Runs in a runner process that is killed at the time limit or on abort (see `sql-query.ts`). */
+  querySql(sql: string, principal: Principal, options?: SqlQueryOptions): Promise<SqlResult> {
+    if (this.#closed) return Promise.reject(new StoreError("Cannot query tables: the store is closed."));
+    return this.#sql.query(sql, principal, options);
+  }
+
+  /** Process ids of the live SQL runners (for tests and diagnostics). */
+  sqlRunnerPids(): number[] {
+    return this.#sql.runners.pids();
   }
 
   embedderInfo(tenant: string): Promise<EmbedderInfo | undefined> {
