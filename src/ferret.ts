@@ -17,6 +17,7 @@ import {
   checkHistory,
   checkQuery,
   checkQuestion,
+  checkSearchOptions,
   fitSession,
   type InputLimits,
   resolveInputLimits,
@@ -256,6 +257,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     },
     async search(query, opts = {}) {
       checkQuery(query, inputLimits);
+      checkSearchOptions(opts);
       return retriever.search(query, {
         principal: opts.principal ?? (await ownerOf()),
         sources: opts.sources,

@@ -73,6 +73,42 @@ export function checkQuery(query: unknown, limits: InputLimits): string {
   return checkText("query", "search query", query, limits.maxQueryChars);
 }
 
+/** Most passages one `search()` returns. */
+export const MAX_SEARCH_K = 100;
+
+/** An ISO date (`2024-01-31`) or date-time (`2024-01-31T12:00:00Z`), as `since` filters compare them. */
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** True for an ISO date that names a real day (`2024-02-30` does not). */
+export function isIsoDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const [year, month, day] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const SEARCH_MODES = ["keyword", "vector", "hybrid"];
+
+/** `k`, `since` and `mode` of a search: a whole number from 1 to 100, an ISO date, keyword|vector|hybrid. */
+export function checkSearchOptions(options: { k?: unknown; since?: unknown; mode?: unknown }): void {
+  const { k, since, mode } = options;
+  if (mode !== undefined && !SEARCH_MODES.includes(mode as string)) {
+    throw new InvalidInputError(`mode must be one of ${SEARCH_MODES.join(", ")}, not ${JSON.stringify(mode)}`, {
+      field: "mode",
+    });
+  }
+  if (k !== undefined && (typeof k !== "number" || !Number.isInteger(k) || k < 1 || k > MAX_SEARCH_K)) {
+    throw new InvalidInputError(`k must be a whole number from 1 to ${MAX_SEARCH_K}, not ${String(k)}`, {
+      field: "k",
+    });
+  }
+  if (since !== undefined && (typeof since !== "string" || !isIsoDate(since))) {
+    throw new InvalidInputError(`since must be an ISO date such as 2024-01-31, not ${JSON.stringify(since)}`, {
+      field: "since",
+    });
+  }
+}
+
 type Turn = Pick<SessionTurn, "role" | "content">;
 
 /** History a caller passes: at most `maxHistoryTurns` turns of at most `maxHistoryChars` characters in all. */

@@ -1,12 +1,10 @@
 import { z } from "zod";
-import { DEFAULT_INPUT_LIMITS } from "../safety/input-limits.js";
+import { DEFAULT_INPUT_LIMITS, ISO_DATE } from "../safety/input-limits.js";
 import { defineTool } from "./define-tool.js";
 import { passageResult } from "./passage-result.js";
 
 export const MAX_K = 20;
 export const DEFAULT_K = 5;
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** A corpus argument: one of the configured source names; omitted means every source the principal can read. */
 function corpusSchema(sources: readonly string[]) {
