@@ -13,6 +13,15 @@ import { chooseRetrieval, createHierarchicalRetriever } from "./retrieval/hierar
 import { resolveReranker } from "./retrieval/rerank.js";
 import type { Retriever, SearchMode } from "./retrieval/retriever.js";
 import { createRetriever } from "./retrieval/search.js";
+import {
+  checkHistory,
+  checkQuery,
+  checkQuestion,
+  checkSearchOptions,
+  fitSession,
+  type InputLimits,
+  resolveInputLimits,
+} from "./safety/input-limits.js";
 import type { Answer } from "./spec/answer.js";
 import type { EmbedderV1 } from "./spec/embedder.js";
 import type { AgentEngineV1, Preset } from "./spec/engine.js";
@@ -58,6 +67,12 @@ export interface FerretOptions {
    * `auto`: hierarchical when the store holds 50,000 chunks or more.
    */
   retrieval?: "flat" | "hierarchical" | "auto";
+  /**
+   * Size caps on questions (default 4,000 characters), history (50 turns, 32,000 characters) and search
+   * queries (1,000 characters). Input over a cap is an `InvalidInputError` naming the field, raised before
+   * any work; a model-written query over the cap is a readable tool error.
+   */
+  inputLimits?: Partial<InputLimits>;
   env?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
 }
@@ -111,6 +126,7 @@ export interface Ferret {
 /** Opens (or creates) a knowledge base: the embedded SQLite store by default, offline engine, keyword search. */
 export async function createFerret(options: FerretOptions = {}): Promise<Ferret> {
   const env = options.env ?? process.env;
+  const inputLimits = resolveInputLimits(options.inputLimits);
   const warn = options.onWarning ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
   let store = options.store;
   if (!store) {
@@ -168,13 +184,20 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
   const s = store;
 
   async function prepareRun(question: string, opts: AskOptions) {
+    // Caps first: nothing reads, splits or stores an over-long question.
+    checkQuestion(question, inputLimits);
+    const history = [...checkHistory(opts.history, inputLimits)];
     const principal = opts.principal ?? (await ownerOf());
-    const history = [...(opts.history ?? [])];
-    if (opts.sessionId) history.unshift(...(await s.getTurns(opts.sessionId, principal)));
+    if (opts.sessionId)
+      history.unshift(...fitSession(await s.getTurns(opts.sessionId, principal), history, inputLimits));
     const sources = await s.listSources(principal);
     const tables = sources.some((source) => source.kind === "table");
     return {
-      toolset: createToolset({ sources, tools: [...(tables ? sqlTools : []), ...(s.graph ? graphTools : [])] }),
+      toolset: createToolset({
+        sources,
+        maxQueryChars: inputLimits.maxQueryChars,
+        tools: [...(tables ? sqlTools : []), ...(s.graph ? graphTools : [])],
+      }),
       executeTool,
       reranker,
       question,
@@ -233,6 +256,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       return summary;
     },
     async search(query, opts = {}) {
+      checkQuery(query, inputLimits);
+      checkSearchOptions(opts);
       return retriever.search(query, {
         principal: opts.principal ?? (await ownerOf()),
         sources: opts.sources,

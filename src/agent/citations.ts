@@ -1,3 +1,6 @@
+import { stripCitationMarkers } from "../safety/citation-markers.js";
+import { stripNeutralisation } from "../safety/fence.js";
+import { stripInvisible } from "../safety/visible-text.js";
 import type { Citation, EvidenceItem } from "../spec/answer.js";
 import type { DraftClaim } from "../spec/engine.js";
 
@@ -22,7 +25,10 @@ export interface CitationCheck {
 
 /**
  * Keeps only citations that name evidence gathered in this run and whose quote occurs in that passage
- * (whitespace-normalised, case-insensitive). A claim left without a valid citation is dropped.
+ * (whitespace-normalised, case-insensitive, NFKC, invisible characters ignored on both sides, a `[quoted] `
+ * prefix copied from the fence ignored). A claim left without a valid citation is dropped. Citation-like
+ * markers inside a claim's own text (`[3]` copied from a passage) are removed: the only markers in the
+ * answer are the ones added here.
  */
 export function checkCitations(options: {
   claims: readonly DraftClaim[];
@@ -35,7 +41,7 @@ export function checkCitations(options: {
   const unsupported: string[] = [];
   let dropped = 0;
   for (const claim of options.claims) {
-    const text = claim.text.trim();
+    const text = stripCitationMarkers(claim.text).trim();
     if (text === "") continue;
     const ns: number[] = [];
     let failed = claim.citations.length === 0;
@@ -68,14 +74,14 @@ export function renderClaim(claim: CheckedClaim): string {
   return `${claim.text} ${claim.ns.map((n) => `[${n}]`).join("")}`;
 }
 
-/** NFKC, lower case, whitespace collapsed. */
+/** Invisible characters removed (as the fence shows text), NFKC, lower case, whitespace collapsed. */
 export function normalise(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+  return stripInvisible(text).normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 /** A quote as compared: normalised, without surrounding quotation marks or ellipses. */
 function cleanQuote(quote: string): string {
-  return normalise(quote)
+  return normalise(stripNeutralisation(quote))
     .replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, "")
     .replace(/^(\.\.\.|…)\s*|\s*(\.\.\.|…)$/g, "")
     .trim();

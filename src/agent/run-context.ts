@@ -7,6 +7,7 @@ import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
 import { executeToolCall } from "../tools/execute-tool-call.js";
 import { createToolset, type Toolset } from "../tools/toolset.js";
 import { createTraceRecorder, type TraceEventInput, type TraceRecorder } from "../trace/recorder.js";
+import { onAbort } from "../util/on-abort.js";
 import type { ResolvedSettings, RunAgentOptions } from "./options.js";
 import {
   costBudget,
@@ -47,7 +48,7 @@ export class RunContext {
   private readonly buffer: TraceEvent[] = [];
   private held: { event: TraceEventInput; at: number }[] | undefined;
   private readonly timer: ReturnType<typeof setTimeout>;
-  private readonly onCallerAbort: () => void;
+  private readonly offCallerAbort: () => void;
   /** The largest single engine call seen: what the next one is expected to cost. */
   private readonly estimate = { tokens: 0, costUsd: 0, ms: 0 };
 
@@ -75,9 +76,12 @@ export class RunContext {
       subQuestions: [],
       forceAnswer: false,
     };
-    this.onCallerAbort = () => this.controller.abort(options.signal?.reason);
     if (options.signal?.aborted) this.controller.abort(options.signal.reason);
-    options.signal?.addEventListener("abort", this.onCallerAbort, { once: true });
+    // One listener per caller signal however many runs share it (see util/on-abort.ts).
+    const callerSignal = options.signal;
+    this.offCallerAbort = callerSignal
+      ? onAbort(callerSignal, () => this.controller.abort(callerSignal.reason))
+      : () => {};
     const ms = settings.limits.timeoutMs;
     this.timer = setTimeout(() => this.controller.abort(new RunDeadline(ms)), Math.min(ms, 2 ** 31 - 1));
     this.timer.unref?.();
@@ -245,7 +249,7 @@ export class RunContext {
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.options.signal?.removeEventListener("abort", this.onCallerAbort);
+    this.offCallerAbort();
   }
 }
 
@@ -253,15 +257,14 @@ export class RunContext {
 function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
+    const off = onAbort(signal, () => reject(signal.reason));
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        off();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        off();
         reject(error);
       },
     );

@@ -1,40 +1,53 @@
 import { createInterface } from "node:readline/promises";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { CheckpointRequest } from "../agent/options.js";
 import type { AskOptions } from "../ferret.js";
 import type { Preset } from "../spec/engine.js";
 import type { CheckpointDecision } from "../spec/trace.js";
 import { createEventFormatter, formatTrace } from "../trace/format.js";
+import { collectWith, oneOf, wholeNumber } from "./flag-parsers.js";
 import { answerJson, formatAnswer } from "./format.js";
 import { addGlobalOptions, type GlobalOptions, openFerret, principalOf, print } from "./options.js";
 
 interface AskFlags extends GlobalOptions {
   mode?: "auto" | "rag" | "agentic";
   preset?: Preset;
-  maxSteps?: string;
-  maxToolCalls?: string;
-  timeoutMs?: string;
+  maxSteps?: number;
+  maxToolCalls?: number;
+  timeoutMs?: number;
   session?: string;
   stream?: boolean;
   yes?: boolean;
   checkpoint?: string[];
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+const CHECKPOINT = /^(?:after-searches=\d{1,6}|after-searches|no-results|low-confidence|before-answer)$/;
+
+function checkpointKind(value: string): string {
+  if (!CHECKPOINT.test(value)) {
+    throw new InvalidArgumentError("It must be after-searches=N, no-results, low-confidence or before-answer.");
+  }
+  return value;
+}
 
 function withAskOptions(cmd: Command): Command {
   return addGlobalOptions(
     cmd
-      .option("--mode <mode>", "auto | rag | agentic", "auto")
-      .option("--preset <preset>", "conservative | balanced | thorough", "balanced")
-      .option("--max-steps <n>", "step budget")
-      .option("--max-tool-calls <n>", "tool call budget")
-      .option("--timeout-ms <n>", "time budget for the run")
+      .option("--mode <mode>", "auto | rag | agentic", oneOf(["auto", "rag", "agentic"] as const), "auto")
+      .option(
+        "--preset <preset>",
+        "conservative | balanced | thorough",
+        oneOf(["conservative", "balanced", "thorough"] as const),
+        "balanced",
+      )
+      .option("--max-steps <n>", "step budget", wholeNumber(1))
+      .option("--max-tool-calls <n>", "tool call budget", wholeNumber(1))
+      .option("--timeout-ms <n>", "time budget for the run", wholeNumber(1))
       .option("--session <id>", "keep the conversation under this id")
       .option(
         "--checkpoint <kind>",
         "pause at: after-searches=N | no-results | low-confidence | before-answer (repeatable)",
-        collect,
+        collectWith(checkpointKind),
       )
       .option("--yes", "continue automatically at checkpoints"),
   );
@@ -68,9 +81,9 @@ function askOptions(flags: AskFlags): AskOptions {
     if (kind === "before-answer") checkpoints.beforeAnswer = true;
   }
   const limits: NonNullable<AskOptions["limits"]> = {};
-  if (flags.maxSteps) limits.maxSteps = Number(flags.maxSteps);
-  if (flags.maxToolCalls) limits.maxToolCalls = Number(flags.maxToolCalls);
-  if (flags.timeoutMs) limits.timeoutMs = Number(flags.timeoutMs);
+  if (flags.maxSteps !== undefined) limits.maxSteps = flags.maxSteps;
+  if (flags.maxToolCalls !== undefined) limits.maxToolCalls = flags.maxToolCalls;
+  if (flags.timeoutMs !== undefined) limits.timeoutMs = flags.timeoutMs;
   return {
     principal: principalOf(flags),
     mode: flags.mode,
@@ -90,7 +103,7 @@ export function askCommand(program: Command, setExit: (code: number) => void): v
       .description("answer a question from the knowledge base, citing every claim")
       .option("--stream", "show each step as it happens"),
   ).action(async (question: string, flags: AskFlags) => {
-    const ferret = await openFerret(flags);
+    const ferret = await openFerret(flags, "existing");
     try {
       const options = askOptions(flags);
       let answer: import("../spec/answer.js").Answer | undefined;
@@ -114,7 +127,7 @@ export function chatCommand(program: Command): void {
   withAskOptions(
     program.command("chat").description("a conversation: follow-ups are understood from the history"),
   ).action(async (flags: AskFlags) => {
-    const ferret = await openFerret(flags);
+    const ferret = await openFerret(flags, "existing");
     const sessionId = flags.session ?? `chat-${Date.now().toString(36)}`;
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
     process.stdout.write(
@@ -144,7 +157,7 @@ export function traceCommand(program: Command, setExit: (code: number) => void):
   addGlobalOptions(
     program.command("trace").argument("<runId>", "the run id an answer reports").description("show a run's trace"),
   ).action(async (runId: string, flags: GlobalOptions) => {
-    const ferret = await openFerret(flags);
+    const ferret = await openFerret(flags, "existing");
     try {
       const record = await ferret.trace(runId, { principal: principalOf(flags) });
       if (!record) {

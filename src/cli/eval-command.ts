@@ -1,20 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { checkThresholds, type Thresholds } from "../eval/gate.js";
 import { loadEvalSet } from "../eval/load-set.js";
 import { formatHeadline, writeReport } from "../eval/report.js";
 import { type AskFn, runEval } from "../eval/run-eval.js";
-import { createFerret, type Ferret } from "../ferret.js";
+import type { Ferret } from "../ferret.js";
 import type { Answer } from "../spec/answer.js";
+import { InvalidInputError } from "../spec/errors.js";
 import type { TraceEvent } from "../spec/trace.js";
-import { addGlobalOptions, type GlobalOptions } from "./options.js";
+import { oneOf, wholeNumber } from "./flag-parsers.js";
+import { addGlobalOptions, type GlobalOptions, openFerret } from "./options.js";
 
 interface EvalFlags extends GlobalOptions {
   mode?: "auto" | "rag" | "agentic";
-  limit?: string;
-  concurrency?: string;
+  limit?: number;
+  concurrency?: number;
   out?: string;
   baseline?: string;
   thresholds?: string;
@@ -33,31 +35,38 @@ function askWith(ferret: Ferret, mode: "auto" | "rag" | "agentic"): AskFn {
   };
 }
 
+function makeReportFolder(out: string): void {
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "error";
+    throw new InvalidInputError(
+      `cannot write the report folder ${resolve(out)} (${code}); name a writable one with --out DIR`,
+      { field: "out", file: resolve(out) },
+      error,
+    );
+  }
+}
+
 export function evalCommand(program: Command, setExit: (code: number) => void): void {
   addGlobalOptions(
     program
       .command("eval")
       .argument("<set>", "evaluation-set folder (sources.json + questions.jsonl)")
       .description("ingest a set into a fresh store, ask every question, score and report")
-      .option("--mode <mode>", "auto | rag | agentic", "auto")
-      .option("--limit <n>", "only the first N questions")
-      .option("--concurrency <n>", "questions in flight", "1")
+      .option("--mode <mode>", "auto | rag | agentic", oneOf(["auto", "rag", "agentic"] as const), "auto")
+      .option("--limit <n>", "only the first N questions", wholeNumber(1))
+      .option("--concurrency <n>", "questions in flight, 1..64", wholeNumber(1, 64), 1)
       .option("--out <dir>", "where to write results.jsonl, report.json, report.html")
-      .option("--baseline <kind>", "also run a baseline in the same run: single-pass")
+      .option("--baseline <kind>", "also run a baseline in the same run: single-pass", oneOf(["single-pass"] as const))
       .option("--thresholds <file>", "fail (exit 1) when a metric is below its threshold for this set"),
   ).action(async (setDir: string, flags: EvalFlags) => {
     const set = loadEvalSet(setDir);
+    // The report folder is made first: a folder that cannot be written fails now, not after every question.
+    const out = flags.out ?? join("eval-out", set.name);
+    makeReportFolder(out);
     const scratch = flags.db ? undefined : mkdtempSync(join(tmpdir(), "ferret-eval-"));
-    const ferret = await createFerret({
-      db: flags.db ?? join(scratch!, "eval.db"),
-      embedder: flags.embedder ?? process.env.FERRET_EMBEDDER,
-      model: flags.model ?? process.env.FERRET_MODEL ?? "offline",
-      baseUrl: flags.baseUrl,
-      apiKey: flags.apiKey,
-      reranker: flags.reranker ?? process.env.FERRET_RERANKER,
-      retrieval: flags.retrieval,
-      cache: flags.cache !== false,
-    });
+    const ferret = await openFerret({ ...flags, db: flags.db ?? join(scratch!, "eval.db") }, "create");
     const log = (line: string) => {
       if (!flags.json) process.stderr.write(`${line}\n`);
     };
@@ -72,8 +81,8 @@ export function evalCommand(program: Command, setExit: (code: number) => void): 
         set,
         ask: askWith(ferret, flags.mode ?? "auto"),
         baselineAsk: flags.baseline === "single-pass" ? askWith(ferret, "rag") : undefined,
-        limit: flags.limit ? Number(flags.limit) : undefined,
-        concurrency: Number(flags.concurrency ?? 1),
+        limit: flags.limit,
+        concurrency: flags.concurrency ?? 1,
         onProgress: (done, total) => {
           if (done === total || Date.now() - lastShown > 1000) {
             lastShown = Date.now();
@@ -81,7 +90,6 @@ export function evalCommand(program: Command, setExit: (code: number) => void): 
           }
         },
       });
-      const out = flags.out ?? join("eval-out", set.name);
       const files = writeReport(report, out);
       if (flags.json)
         process.stdout.write(

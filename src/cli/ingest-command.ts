@@ -1,6 +1,7 @@
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import type { IngestSummary } from "../ingest/ingest.js";
+import { positiveNumber } from "./flag-parsers.js";
 import { addGlobalOptions, type GlobalOptions, openFerret, print } from "./options.js";
 
 interface IngestFlags extends GlobalOptions {
@@ -10,7 +11,7 @@ interface IngestFlags extends GlobalOptions {
   tenant?: string;
   prune?: boolean;
   strict?: boolean;
-  maxFileMb?: string;
+  maxFileMb?: number;
 }
 
 function summaryText(s: IngestSummary): string {
@@ -44,9 +45,9 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
       .option("--tenant <tenant>", "tenant to ingest for")
       .option("--prune", "remove documents that are gone from the path")
       .option("--strict", "exit non-zero when any file failed")
-      .option("--max-file-mb <n>", "skip files larger than this (default 50)"),
+      .option("--max-file-mb <n>", "skip files larger than this (default 50)", positiveNumber),
   ).action(async (path: string, flags: IngestFlags) => {
-    const ferret = await openFerret(flags);
+    const ferret = await openFerret(flags, "create");
     const bar =
       process.stderr.isTTY && !flags.json
         ? new cliProgress.SingleBar(
@@ -66,7 +67,7 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
           .filter(Boolean),
         tenant: flags.tenant,
         prune: flags.prune,
-        maxFileBytes: flags.maxFileMb ? Number(flags.maxFileMb) * 1024 * 1024 : undefined,
+        maxFileBytes: flags.maxFileMb !== undefined ? Math.round(flags.maxFileMb * 1024 * 1024) : undefined,
         onProgress: (e) => {
           if (bar) {
             if (!started) bar.start(e.total, e.done, { phase: e.phase, file: e.file ?? "" });

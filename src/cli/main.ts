@@ -1,12 +1,14 @@
 import { Command, CommanderError } from "commander";
 import { FerretError } from "../spec/errors.js";
 import { askCommand, chatCommand, traceCommand } from "./ask-commands.js";
+import { exitQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { evalCommand } from "./eval-command.js";
 import { ingestCommand } from "./ingest-command.js";
 import { searchCommand, sourcesCommand } from "./query-commands.js";
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnClosedPipe();
   let exit = 0;
   const setExit = (code: number) => {
     exit = Math.max(exit, code);
@@ -27,7 +29,8 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return exit;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    // Usage errors (a bad flag value, an unknown option, a missing argument) exit 2; help and version exit 0.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof FerretError) {
       process.stderr.write(`ferret: ${error.message}\n`);
       return error.category === "user" ? 2 : 1;

@@ -1,10 +1,11 @@
 import type { Command } from "commander";
+import { isoDate, kValue, oneOf } from "./flag-parsers.js";
 import { formatPassages, formatSources } from "./format.js";
 import { addGlobalOptions, type GlobalOptions, openFerret, principalOf, print } from "./options.js";
 
 interface SearchFlags extends GlobalOptions {
   source?: string[];
-  k?: string;
+  k?: number;
   since?: string;
   doc?: string;
   mode?: "keyword" | "vector" | "hybrid";
@@ -19,16 +20,16 @@ export function searchCommand(program: Command): void {
       .argument("<query>", "what to look for")
       .description("search passages (BM25, vector, or hybrid when an embedder built the store)")
       .option("--source <name>", "restrict to a source (repeatable)", collect)
-      .option("--k <n>", "passages to return", "5")
-      .option("--since <date>", "only documents updated on or after this date")
+      .option("--k <n>", "passages to return, 1..100", kValue, 5)
+      .option("--since <date>", "only documents updated on or after this ISO date (2024-01-31)", isoDate)
       .option("--doc <id>", "search within one document")
-      .option("--mode <mode>", "keyword | vector | hybrid"),
+      .option("--mode <mode>", "keyword | vector | hybrid", oneOf(["keyword", "vector", "hybrid"] as const)),
   ).action(async (query: string, flags: SearchFlags) => {
-    const ferret = await openFerret(flags);
+    const ferret = await openFerret(flags, "existing");
     try {
       const passages = await ferret.search(query, {
         sources: flags.source,
-        k: Number(flags.k ?? 5),
+        k: flags.k,
         since: flags.since,
         docId: flags.doc,
         mode: flags.mode,
@@ -54,7 +55,7 @@ export function searchCommand(program: Command): void {
 export function sourcesCommand(program: Command): void {
   addGlobalOptions(program.command("sources").description("list the sources you may read, with counts")).action(
     async (flags: GlobalOptions) => {
-      const ferret = await openFerret(flags);
+      const ferret = await openFerret(flags, "existing");
       try {
         const sources = await ferret.sources({ principal: principalOf(flags) });
         print(sources, flags.json, () => formatSources(sources));

@@ -1,5 +1,5 @@
 /** Renders parts of the agent state for prompts. Retrieved text only ever passes through the fence. */
-import { fenceData, fenceEvidence } from "../safety/fence.js";
+import { fenceData, fenceEvidence, fenceTurns, neutraliseLabel } from "../safety/fence.js";
 import type { AgentState, ToolDescriptor } from "../spec/engine.js";
 import type { SourceInfo } from "../spec/source.js";
 
@@ -13,9 +13,12 @@ export function questionBlock(state: Pick<AgentState, "question" | "standaloneQu
 
 export function sourcesBlock(sources: readonly SourceInfo[]): string {
   if (sources.length === 0) return "Sources: none configured.";
+  // Names, descriptions and column names come from the data (sources.json, CSV headers): shown as labels.
   const lines = sources.map((s) => {
-    const table = s.table ? ` Table columns: ${s.table.columns.map((c) => `${c.name} ${c.type}`).join(", ")}.` : "";
-    return `- ${s.name} (${s.kind}, ${s.documents} documents, ${s.chunks} chunks): ${s.description || "no description"}.${table}`;
+    const columns = s.table?.columns.map((c) => `${neutraliseLabel(c.name, 80)} ${neutraliseLabel(c.type, 40)}`);
+    const table = columns ? ` Table columns: ${columns.join(", ")}.` : "";
+    const description = s.description ? neutraliseLabel(s.description, 500) : "no description";
+    return `- ${neutraliseLabel(s.name)} (${s.kind}, ${s.documents} documents, ${s.chunks} chunks): ${description}.${table}`;
   });
   return `Sources:\n${lines.join("\n")}`;
 }
@@ -32,7 +35,8 @@ export function callsBlock(state: Pick<AgentState, "calls" | "evidence">): strin
   const lines = state.calls.map((c) => {
     const found = c.passageIds.map((id) => numberOf.get(id)).filter((n) => n !== undefined);
     const passages = found.length ? ` -> passages ${found.map((n) => `[${n}]`).join(" ")}` : "";
-    const hint = c.hint ? ` (hint: ${c.hint})` : "";
+    // Hints can name data (a document's title, a table's columns): shown as a label.
+    const hint = c.hint ? ` (hint: ${neutraliseLabel(c.hint, 600)})` : "";
     const rows = c.rows ? ` -> ${c.rows.length} rows` : "";
     return `- step ${c.step}: ${c.call.tool} ${JSON.stringify(c.call.args)} => ${c.status}${passages}${rows}${hint}`;
   });
@@ -76,13 +80,9 @@ export function toolsBlock(tools: readonly ToolDescriptor[]): string {
     .join("\n");
 }
 
+/** Earlier turns, each fenced as data (an earlier "SYSTEM: ..." is quoted material, not an instruction). */
 export function historyBlock(history: AgentState["history"], maxCharsPerTurn = 1500): string {
-  return history
-    .map(
-      (t) =>
-        `${t.role === "user" ? "User" : "Assistant"}: ${t.content.length > maxCharsPerTurn ? `${t.content.slice(0, maxCharsPerTurn)} …` : t.content}`,
-    )
-    .join("\n");
+  return fenceTurns(history, { maxChars: maxCharsPerTurn });
 }
 
 export function join(...parts: string[]): string {

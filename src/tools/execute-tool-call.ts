@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest } from "../spec/trace.js";
+import { onAbort } from "../util/on-abort.js";
 import type { ToolContext } from "./define-tool.js";
 import { errorResult, ToolTimeoutError } from "./error-result.js";
 import type { Toolset } from "./toolset.js";
@@ -29,8 +30,8 @@ export async function executeToolCall(
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const controller = new AbortController();
-  const onParentAbort = () => controller.abort(ctx.signal.reason);
-  ctx.signal.addEventListener("abort", onParentAbort, { once: true });
+  // Parallel calls share the run's signal: one listener on it for all of them (see util/on-abort.ts).
+  const offParentAbort = onAbort(ctx.signal, () => controller.abort(ctx.signal.reason));
   const timer = setTimeout(() => controller.abort(new ToolTimeoutError(timeoutMs)), timeoutMs);
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
@@ -44,7 +45,7 @@ export async function executeToolCall(
     return errorResult(error, tool.name);
   } finally {
     clearTimeout(timer);
-    ctx.signal.removeEventListener("abort", onParentAbort);
+    offParentAbort();
     aborted.catch(() => {});
   }
 }

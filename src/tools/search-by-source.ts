@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { passageResult } from "./passage-result.js";
-import { DEFAULT_K, MAX_K } from "./search.js";
+import { DEFAULT_K, MAX_K, querySchema } from "./search.js";
 
 export const searchBySourceInput = z.object({
   docId: z
@@ -9,7 +9,7 @@ export const searchBySourceInput = z.object({
     .trim()
     .min(1, "docId must not be empty")
     .describe("The document id, as a passage's docId gives it."),
-  query: z.string().trim().min(1, "query must not be empty").describe("Words to search for inside that document."),
+  query: querySchema().describe("Words to search for inside that document."),
   k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`How many passages, 1..${MAX_K}.`),
 });
 

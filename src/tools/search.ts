@@ -1,11 +1,10 @@
 import { z } from "zod";
+import { DEFAULT_INPUT_LIMITS, ISO_DATE } from "../safety/input-limits.js";
 import { defineTool } from "./define-tool.js";
 import { passageResult } from "./passage-result.js";
 
 export const MAX_K = 20;
 export const DEFAULT_K = 5;
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** A corpus argument: one of the configured source names; omitted means every source the principal can read. */
 function corpusSchema(sources: readonly string[]) {
@@ -18,10 +17,19 @@ function corpusSchema(sources: readonly string[]) {
     .optional();
 }
 
-export function searchInputSchema(sources: readonly string[]) {
+/** A query argument: not empty, and not longer than the cap (a model that writes a page gets told so). */
+export function querySchema(maxChars: number = DEFAULT_INPUT_LIMITS.maxQueryChars) {
+  return z
+    .string()
+    .max(maxChars, `query must be at most ${maxChars} characters; search for a few key words instead`)
+    .trim()
+    .min(1, "query must not be empty");
+}
+
+export function searchInputSchema(sources: readonly string[], maxQueryChars?: number) {
   return z.object({
     corpus: corpusSchema(sources),
-    query: z.string().trim().min(1, "query must not be empty").describe("Words to search for."),
+    query: querySchema(maxQueryChars).describe("Words to search for."),
     k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`How many passages, 1..${MAX_K}.`),
     since: z
       .string()
@@ -32,14 +40,14 @@ export function searchInputSchema(sources: readonly string[]) {
 }
 
 /** `search`: keyword/vector search over one configured source, or all of them. */
-export function createSearchTool(options: { sources: readonly string[] }) {
+export function createSearchTool(options: { sources: readonly string[]; maxQueryChars?: number }) {
   const names = [...options.sources];
   return defineTool({
     name: "search",
     description:
       "Search the knowledge sources for passages relevant to a query. " +
       (names.length > 0 ? `Sources: ${names.join(", ")}.` : "No sources are configured."),
-    inputSchema: searchInputSchema(names),
+    inputSchema: searchInputSchema(names, options.maxQueryChars),
     parallelSafe: true,
     async execute(args, ctx) {
       const readable = ctx.sources.map((s) => s.name);

@@ -55,6 +55,24 @@ describe("search", () => {
     expect(world.retriever.calls.at(-1)?.options.principal).toBe(PRINCIPAL);
   });
 
+  it("refuses a model-written query over the cap with a readable error, without searching", async () => {
+    const { ctx, world } = await setup();
+    const toolset = createToolset({ sources: world.sources, maxQueryChars: 40 });
+    const long = await executeToolCall(toolset, { tool: "search", args: { query: "refund ".repeat(20) } }, ctx);
+    expect(long.status).toBe("error");
+    expect(long.hint).toContain("query must be at most 40 characters");
+    const huge = await executeToolCall(
+      createToolset({ sources: world.sources }),
+      { tool: "search_by_source", args: { docId: "refunds.md", query: "x".repeat(1_000_001) } },
+      ctx,
+    );
+    expect(huge.status).toBe("error");
+    expect(huge.hint).toContain("query must be at most 1000 characters");
+    expect(world.retriever.calls).toHaveLength(0);
+    const fits = await executeToolCall(toolset, { tool: "search", args: { query: "refunds payment gateway" } }, ctx);
+    expect(fits.status).toBe("ok");
+  });
+
   it("is denied when the toolset knows a corpus the principal may not read", async () => {
     const { ctx, world } = await setup();
     const wide = createToolset({ sources: ["api_docs", "handbook", "finance"] });

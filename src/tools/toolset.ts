@@ -20,6 +20,8 @@ export interface CreateToolsetOptions {
   sources: readonly (string | Pick<SourceInfo, "name">)[];
   /** More tools to register after the built-in ones. */
   tools?: readonly AnyTool[];
+  /** Longest `query` the search tool accepts (default 1,000 characters). */
+  maxQueryChars?: number;
   /** Leave out built-in tools by name (e.g. `["search_by_source"]`). */
   exclude?: readonly string[];
 }
@@ -40,7 +42,11 @@ export function createToolset(options: CreateToolsetOptions): Toolset {
       return toolset;
     },
   };
-  const builtIn = [createSearchTool({ sources: names }), searchBySourceTool, listSourcesTool] as AnyTool[];
+  const builtIn = [
+    createSearchTool({ sources: names, maxQueryChars: options.maxQueryChars }),
+    searchBySourceTool,
+    listSourcesTool,
+  ] as AnyTool[];
   for (const tool of builtIn) if (!options.exclude?.includes(tool.name)) toolset.register(tool);
   for (const tool of options.tools ?? []) toolset.register(tool);
   return toolset;

@@ -25,14 +25,26 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs `node bin/ferret.js ...args` as a real process from the repository root and collects its output. */
-export function ferret(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Working folder (default: the repository root). */
+  cwd?: string;
+  /** Run as this user and group (a root test process can drop to an unprivileged user). */
+  user?: { uid: number; gid: number };
+  /** Close the reading end of the child's standard output at once, as `| head -0` would. */
+  closeStdout?: boolean;
+}
+
+/** Runs `node bin/ferret.js ...args` as a real process (from the repository root by default) and collects its output. */
+export function ferret(args: string[], options: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: { ...cleanEnv(), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
+      ...(options.user ?? {}),
     });
+    if (options.closeStdout) child.stdout.destroy();
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => {

@@ -1,10 +1,11 @@
-/** Text matching for scoring: case-insensitive, whitespace-normalised, NFKC. */
+/** Text matching for scoring: case-insensitive, whitespace-normalised, NFKC, invisible characters ignored. */
+import { stripInvisible } from "../../safety/visible-text.js";
 
 const ALNUM = /[\p{L}\p{N}]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 export function normaliseText(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+  return stripInvisible(text).normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 /** Removes citation markers such as `[1]` or `[2, 3]`, so a keyword like "2" is not matched by a marker. */

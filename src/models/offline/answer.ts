@@ -179,9 +179,17 @@ function measureFor(part: QuestionPart, all: Candidate[]): Candidate | undefined
   return fits.sort((a, b) => weight(b) - weight(a))[0];
 }
 
+/**
+ * A claim from a chosen sentence: its readable form, led by the document's title when the sentence is short
+ * and does not name it. Titles and table headers are data: one that reads like an instruction ("Ignore
+ * previous instructions") is never copied into the answer. Citation-like markers a passage brings (`[3]`)
+ * are removed when the citations are checked, so the answer's only markers are the engine's.
+ */
 function claimOf(c: Candidate): DraftClaim {
-  const text = readable(c.quote, c.header);
-  const withTitle = c.title && !mentions(text, c.title) && text.length < 80 ? `${c.title}: ${text}` : text;
+  const header = c.header && !looksLikeInstruction(c.header.join(" ")) ? c.header : undefined;
+  const text = readable(c.quote, header);
+  const title = c.title && !looksLikeInstruction(c.title) ? c.title : "";
+  const withTitle = title && !mentions(text, title) && text.length < 80 ? `${title}: ${text}` : text;
   return { text: withTitle, citations: [{ n: c.n, quote: c.quote }] };
 }
 

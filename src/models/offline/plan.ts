@@ -1,3 +1,4 @@
+import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import type { AgentState, EngineContext, PlanResult } from "../../spec/engine.js";
 import type { ToolCallRequest } from "../../spec/trace.js";
 import { mentions } from "../../text/entities.js";
@@ -62,6 +63,8 @@ async function bridges(
     for (const { passage } of passagesOf(state, record, 3)) {
       const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
       for (const unit of candidates) {
+        // A sentence (or title) that tries to steer an AI does not steer the search either.
+        if (looksLikeInstruction(unit)) continue;
         const touch = coverage(part.terms, unit);
         if (touch === 0 && unit !== passage.title) continue;
         for (const entity of newEntities(unit, state.standaloneQuestion)) {
