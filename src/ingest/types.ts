@@ -1,4 +1,5 @@
 import type { TableSchema } from "../spec/source.js";
+import type { IngestLimits } from "./limits.js";
 
 /** A document as a loader produces it, before the orchestrator adds source, tenant and hash. */
 export interface LoadedDocument {
@@ -31,7 +32,9 @@ export interface LoaderInput {
   relPath: string;
   /** For table loaders: the table (source) name. */
   tableName?: string;
+  /** Decoding caps; the defaults (`DEFAULT_INGEST_LIMITS`) when absent. */
+  limits?: IngestLimits;
 }
 
-/** Turns one file into documents. Throws `InvalidInputError` for malformed input, `SkipFileError` to skip. */
+/** Turns one file into documents. Throws `InvalidInputError` for malformed input, `LimitExceededError` for input over a cap (skipped). */
 export type Loader = (input: LoaderInput) => Promise<LoadResult>;
