@@ -36,6 +36,15 @@ describe("extractHtmlContent", () => {
     expect(text).toBe("Dock 7 handles reefers.\n\nDock 8 handles dry goods.");
   });
 
+  it("keeps words like consent inside the article: only banners outside the content go", () => {
+    const html =
+      '<body><div id="cookie-banner">We use cookies.</div><main><h1>Data policy</h1>' +
+      '<section class="consent-rules"><p>Drivers give written consent before dashcam footage is kept.</p></section></main></body>';
+    const { text } = extract(html);
+    expect(text).not.toContain("We use cookies");
+    expect(text).toContain("Drivers give written consent before dashcam footage is kept.");
+  });
+
   it("keeps headers and footers that belong to the article", () => {
     const html =
       "<body><header><nav>Site menu</nav></header><article><header><h1>Dock rules</h1><p>By the hub manager</p></header>" +

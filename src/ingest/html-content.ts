@@ -5,11 +5,13 @@ import { type DomDocument, type DomElement, H1_MARK, htmlText } from "./html-tex
 /** Site chrome by element or landmark role. */
 const CHROME =
   "nav, aside, header, footer, [role=navigation], [role=banner], [role=contentinfo], [role=complementary], [role=search]";
-/** Cookie and consent banners by id, class or aria-label. */
+/** Cookie and consent banners by id, class or aria-label (outside the main content, where such words can be text's own). */
 const BANNER_ATTRS = "[id], [class], [aria-label]";
 const BANNER = /cookie|consent|gdpr|\bbanner\b/i;
 /** Never removed, nor anything that contains them: the page's main content and its title heading. */
 const PROTECTED = "main, article, [role=main], h1";
+/** The main content, as the page marks it. */
+const CONTENT = "main, article, [role=main]";
 
 /** Readability's result is trusted only when it keeps enough of the page (it can pick too small a part). */
 const MIN_ARTICLE_CHARS = 500;
@@ -30,7 +32,7 @@ function ancestorsOf(elements: ArrayLike<DomElement>): Set<DomElement> {
     let node: DomElement | null = elements[i] ?? null;
     while (node && !marked.has(node)) {
       marked.add(node);
-      node = (node as unknown as { parentElement: DomElement | null }).parentElement;
+      node = node.parentElement;
     }
   }
   return marked;
@@ -46,13 +48,13 @@ function removeBoilerplate(body: DomElement): void {
     if (spared.has(el)) continue;
     // A header or footer inside an article or section belongs to it (its title, its date).
     const tag = el.localName.toLowerCase();
-    if ((tag === "header" || tag === "footer") && el.closest("article, main, section, [role=main]")) continue;
+    if ((tag === "header" || tag === "footer") && el.closest(`${CONTENT}, section`)) continue;
     doomed.push(el);
   }
   const tagged = body.querySelectorAll(BANNER_ATTRS);
   for (let i = 0; i < tagged.length; i++) {
     const el = tagged[i] as DomElement;
-    if (spared.has(el)) continue;
+    if (spared.has(el) || el.closest(CONTENT)) continue;
     const label = `${el.getAttribute("id") ?? ""} ${el.getAttribute("class") ?? ""} ${el.getAttribute("aria-label") ?? ""}`;
     if (BANNER.test(label)) doomed.push(el);
   }

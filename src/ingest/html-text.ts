@@ -11,6 +11,7 @@ export interface DomNode {
 export interface DomElement extends DomNode {
   readonly localName: string;
   readonly children: ArrayLike<DomElement>;
+  readonly parentElement: DomElement | null;
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   querySelector(selectors: string): DomElement | null;
