@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,5 +45,15 @@ describe("listFiles with symbolic links", () => {
         reason: 'symbolic link to the folder ".a", already walked (a loop or a duplicate)',
       },
     ]);
+  });
+
+  it.skipIf(process.platform === "win32")("reports a named pipe instead of opening it", async () => {
+    const root = join(dir, "pipes");
+    await mkdir(root);
+    await writeFile(join(root, "a.md"), "a");
+    execFileSync("mkfifo", [join(root, "queue.txt")]);
+    const { files, skipped } = await listFiles({ root });
+    expect(files.map((f) => f.relPath)).toEqual(["a.md"]);
+    expect(skipped).toEqual([{ relPath: "queue.txt", reason: "not a regular file (a device, pipe or socket)" }]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 
 export interface WalkedFile {
@@ -19,6 +19,13 @@ export interface WalkResult {
 /** Whether a real path is the root or inside it. */
 function inside(rootReal: string, target: string): boolean {
   return target === rootReal || target.startsWith(rootReal.endsWith(sep) ? rootReal : `${rootReal}${sep}`);
+}
+
+/** What a directory entry is; file systems that do not report types are asked with lstat. */
+async function kindOf(entry: Dirent, abs: string): Promise<"link" | "folder" | "file" | "other"> {
+  let info: Pick<Dirent, "isSymbolicLink" | "isDirectory" | "isFile"> = entry;
+  if (!entry.isSymbolicLink() && !entry.isDirectory() && !entry.isFile()) info = await lstat(abs);
+  return info.isSymbolicLink() ? "link" : info.isDirectory() ? "folder" : info.isFile() ? "file" : "other";
 }
 
 const hidden = (entry: Dirent) => entry.name.startsWith(".") || entry.name === "node_modules";
@@ -47,12 +54,13 @@ export async function listFiles(options: { root: string }): Promise<WalkResult> 
       if (hidden(entry)) continue;
       const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
       const abs = join(dirReal, entry.name);
-      if (entry.isSymbolicLink()) links.push({ relPath: rel, absPath: abs });
-      else if (entry.isDirectory()) await visit(abs, rel);
-      else if (entry.isFile()) {
+      const kind = await kindOf(entry, abs);
+      if (kind === "link") links.push({ relPath: rel, absPath: abs });
+      else if (kind === "folder") await visit(abs, rel);
+      else if (kind === "file") {
         files.push({ relPath: rel, absPath: abs });
         realFiles.set(abs, rel);
-      }
+      } else skipped.push({ relPath: rel, reason: "not a regular file (a device, pipe or socket)" });
     }
   }
 
