@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,6 +64,21 @@ describe("loadFile", () => {
       expect(outcome).toEqual({
         kind: "skipped",
         reason: "file is more than 100 bytes, over the 100-byte limit (maxFileBytes)",
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("loadFile on special files", () => {
+  it.skipIf(process.platform === "win32")("skips a named pipe without waiting for a writer", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ferret-fifo-"));
+    try {
+      execFileSync("mkfifo", [join(dir, "queue.txt")]);
+      expect(await loadFile({ absPath: join(dir, "queue.txt"), relPath: "queue.txt" })).toEqual({
+        kind: "skipped",
+        reason: "not a regular file",
       });
     } finally {
       await rm(dir, { recursive: true, force: true });

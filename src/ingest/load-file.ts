@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { LimitExceededError } from "../spec/errors.js";
 import { binaryReason } from "./decode.js";
@@ -57,7 +58,8 @@ export async function loadFile(options: {
   const cap = limits.maxFileBytes;
   try {
     let bytes: Uint8Array | undefined;
-    const handle = await open(absPath, "r");
+    // Non-blocking, so that opening a named pipe returns at once (and is then skipped as not a file).
+    const handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const info = await handle.stat();
       if (!info.isFile()) return { kind: "skipped", reason: "not a regular file" };
