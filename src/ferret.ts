@@ -6,6 +6,7 @@ import { checkEmbedderCompatible, embedChunks } from "./embedders/embed-chunks.j
 import { resolveEmbedder } from "./embedders/resolve.js";
 import { resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
+import type { IngestLimits } from "./ingest/limits.js";
 import { evalSetTenant } from "./ingest/set-tenant.js";
 import { createOfflineEngine } from "./models/offline/index.js";
 import { createSubQueryCache, type SubQueryCache } from "./retrieval/cache.js";
@@ -84,6 +85,8 @@ export interface FerretIngestOptions {
   tenant?: string;
   prune?: boolean;
   maxFileBytes?: number;
+  /** Decoding caps (file, zip, front matter, HTML, PDF, CSV); defaults for any not given. */
+  limits?: Partial<IngestLimits>;
   onProgress?: (e: { phase: string; done: number; total: number; file?: string }) => void;
 }
 
@@ -243,6 +246,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
         acl: opts.acl,
         prune: opts.prune,
         maxFileBytes: opts.maxFileBytes,
+        limits: opts.limits,
         onProgress: opts.onProgress,
         embed: embedder
           ? async (chunks) => {

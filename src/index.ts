@@ -11,6 +11,7 @@ export {
   type FerretSearchOptions,
 } from "./ferret.js";
 export type { IngestSummary } from "./ingest/ingest.js";
+export { DEFAULT_INGEST_LIMITS, type IngestLimits } from "./ingest/limits.js";
 export { createOfflineEngine } from "./models/offline/index.js";
 export type { RetrieveOptions, Retriever, SearchMode } from "./retrieval/retriever.js";
 export { createRetriever } from "./retrieval/search.js";

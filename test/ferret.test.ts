@@ -28,4 +28,13 @@ describe("createFerret", () => {
     expect(answer.text).toContain("Dana Okafor");
     expect(answer.model).toBe("offline");
   });
+
+  it("passes ingest caps down to the loaders", async () => {
+    dir = mkdtempSync(join(tmpdir(), "ferret-lib-"));
+    ferret = await createFerret({ db: join(dir, "ferret.db") });
+    const summary = await ferret.ingest(ACME, { limits: { maxFileBytes: 10 } });
+    expect(summary.added).toBe(0);
+    expect(summary.skipped.length).toBeGreaterThan(0);
+    expect(summary.skipped.every((s) => /over the 10-byte limit \(maxFileBytes\)$/.test(s.reason))).toBe(true);
+  });
 });

@@ -1,11 +1,11 @@
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../spec/document.js";
 import { DEFAULT_TENANT } from "../spec/principal.js";
 import type { StoreV1 } from "../spec/store.js";
 import { chunkDocument } from "./chunker.js";
 import { attachEntities } from "./entities-at-ingest.js";
 import { contentHash } from "./hash.js";
-import type { IngestLimits } from "./limits.js";
+import { type IngestLimits, resolveLimits } from "./limits.js";
 import { loadFile } from "./load-file.js";
 import { planSources, type SourcePlan } from "./sources.js";
 import { listFiles } from "./walk.js";
@@ -30,8 +30,9 @@ export interface IngestOptions {
   acl?: string[];
   /** Remove documents of the source that are no longer present. */
   prune?: boolean;
+  /** Shorthand for `limits.maxFileBytes`. */
   maxFileBytes?: number;
-  /** Per-file caps (PDF pages, …); unset fields take `DEFAULT_INGEST_LIMITS`. */
+  /** Decoding caps (file size, zip, front matter, HTML, PDF pages, CSV); defaults for any not given. */
   limits?: Partial<IngestLimits>;
   /** Fills `chunk.embedding` for the chunks about to be written. */
   embed?: (chunks: ChunkRecord[]) => Promise<void>;
@@ -56,11 +57,25 @@ export interface IngestSummary {
   ms: number;
 }
 
-async function filesOf(plan: SourcePlan): Promise<string[]> {
-  if (plan.kind !== "documents") return [plan.absPath];
+interface PlannedFile {
+  /** What to read. */
+  absPath: string;
+  /** The document id base. */
+  relPath: string;
+}
+
+/** The files of a source (symbolic links resolved inside its root), and the entries left out with why. */
+async function filesOf(plan: SourcePlan): Promise<{ files: PlannedFile[]; skipped: IngestSummary["skipped"] }> {
+  const idOf = (path: string) => relative(plan.idRoot, path).split(sep).join("/");
+  const single = { files: [{ absPath: plan.absPath, relPath: idOf(plan.absPath) }], skipped: [] };
+  if (plan.kind !== "documents") return single;
   const listed = await listFiles({ root: plan.absPath }).catch(() => undefined);
-  if (listed === undefined) return [plan.absPath];
-  return listed.map((rel) => `${plan.absPath}${sep}${rel.split("/").join(sep)}`);
+  if (listed === undefined) return single;
+  const under = (rel: string) => idOf(join(plan.absPath, ...rel.split("/")));
+  return {
+    files: listed.files.map((f) => ({ absPath: f.absPath, relPath: under(f.relPath) })),
+    skipped: listed.skipped.map((s) => ({ file: under(s.relPath), reason: s.reason })),
+  };
 }
 
 /**
@@ -73,6 +88,10 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
   const { store } = options;
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const batchSize = Math.max(1, options.batchSize ?? 64);
+  const limits = resolveLimits({
+    ...options.limits,
+    maxFileBytes: options.maxFileBytes ?? options.limits?.maxFileBytes,
+  });
   const progress = options.onProgress ?? (() => undefined);
   const summary: IngestSummary = {
     sources: [],
@@ -99,7 +118,8 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
       path: plan.path,
     });
     const existing = await store.documentHashes(tenant, plan.name);
-    const files = await filesOf(plan);
+    const { files, skipped } = await filesOf(plan);
+    summary.skipped.push(...skipped);
     const seen = new Set<string>();
     const keep: string[] = [];
     let pending: { write: DocumentWrite; isNew: boolean }[] = [];
@@ -120,16 +140,9 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
       pending = [];
     };
 
-    for (const [index, absPath] of files.entries()) {
-      const relPath = relative(plan.idRoot, absPath).split(sep).join("/");
+    for (const [index, { absPath, relPath }] of files.entries()) {
       progress({ phase: "load", done: index, total: files.length, file: relPath });
-      const outcome = await loadFile({
-        absPath,
-        relPath,
-        tableName: plan.name,
-        maxFileBytes: options.maxFileBytes,
-        limits: options.limits,
-      });
+      const outcome = await loadFile({ absPath, relPath, tableName: plan.name, limits });
       if (outcome.kind === "skipped") {
         summary.skipped.push({ file: relPath, reason: outcome.reason });
         continue;

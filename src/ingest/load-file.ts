@@ -1,52 +1,83 @@
-import { open, stat } from "node:fs/promises";
-import { SkipFileError } from "../spec/errors.js";
+import { constants } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { LimitExceededError } from "../spec/errors.js";
 import { binaryReason } from "./decode.js";
-import type { IngestLimits } from "./limits.js";
+import { DEFAULT_INGEST_LIMITS, type IngestLimits, resolveLimits } from "./limits.js";
 import { loaderFor } from "./loaders/index.js";
 import type { LoadResult } from "./types.js";
 
-export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = DEFAULT_INGEST_LIMITS.maxFileBytes;
 
 export type FileOutcome =
   | ({ kind: "loaded" } & LoadResult)
-  /** Not content ferret can use (unsupported type, binary, empty, too large): left out, not an error. */
+  /** Not content ferret can use (unsupported type, binary, empty, over a cap): left out, not an error. */
   | { kind: "skipped"; reason: string }
   /** Content that should load but cannot (malformed, corrupt, encrypted): reported as a failure. */
   | { kind: "failed"; reason: string; error: unknown };
 
-/** Checks and loads one file: size by stat before reading, then emptiness, binary content, the loader. */
+const overFileCap = (size: string, cap: number): FileOutcome => ({
+  kind: "skipped",
+  reason: `file is ${size} bytes, over the ${cap}-byte limit (maxFileBytes)`,
+});
+
+/**
+ * Reads at most `cap + 1` bytes from an open file: whatever its size said a moment ago, a file that
+ * grew (or a special file that reports size 0) is never read past the cap. Undefined when over it.
+ */
+async function readCapped(handle: FileHandle, cap: number): Promise<Uint8Array | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const want = Math.min(cap + 1 - total, 1024 * 1024);
+    const chunk = Buffer.allocUnsafe(want);
+    const { bytesRead } = await handle.read(chunk, 0, want, null);
+    if (bytesRead === 0) break;
+    chunks.push(bytesRead === want ? chunk : chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > cap) return undefined;
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+}
+
+/**
+ * Checks and loads one file: the size of the opened file against the cap before reading (and the read
+ * itself capped), then emptiness, binary content, the loader. A loader's `LimitExceededError` (zip,
+ * front matter, ...) skips the file with the cap named; other errors fail it with their message.
+ */
 export async function loadFile(options: {
   absPath: string;
   relPath: string;
   tableName?: string;
-  maxFileBytes?: number;
+  /** Caps; defaults for any not given. */
   limits?: Partial<IngestLimits>;
 }): Promise<FileOutcome> {
   const { absPath, relPath } = options;
   const entry = loaderFor(relPath);
   if (!entry) return { kind: "skipped", reason: "unsupported file type" };
-  const limit = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const limits = resolveLimits(options.limits);
+  const cap = limits.maxFileBytes;
   try {
-    const info = await stat(absPath);
-    if (info.size > limit)
-      return { kind: "skipped", reason: `file is ${info.size} bytes, over the ${limit}-byte limit` };
-    if (info.size === 0) return { kind: "skipped", reason: "empty file" };
-    const handle = await open(absPath, "r");
-    let bytes: Uint8Array;
+    let bytes: Uint8Array | undefined;
+    // Non-blocking, so that opening a named pipe returns at once (and is then skipped as not a file).
+    const handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      bytes = await handle.readFile();
+      const info = await handle.stat();
+      if (!info.isFile()) return { kind: "skipped", reason: "not a regular file" };
+      if (info.size > cap) return overFileCap(String(info.size), cap);
+      bytes = await readCapped(handle, cap);
     } finally {
       await handle.close();
     }
+    if (bytes === undefined) return overFileCap(`more than ${cap}`, cap);
     if (bytes.length === 0) return { kind: "skipped", reason: "empty file" };
     if (entry.text) {
       const binary = binaryReason(bytes);
       if (binary) return { kind: "skipped", reason: binary };
     }
-    const result = await entry.load({ bytes, relPath, tableName: options.tableName, limits: options.limits });
+    const result = await entry.load({ bytes, relPath, tableName: options.tableName, limits });
     return { kind: "loaded", ...result };
   } catch (error) {
-    if (error instanceof SkipFileError) return { kind: "skipped", reason: error.message };
+    if (error instanceof LimitExceededError) return { kind: "skipped", reason: error.message };
     return { kind: "failed", reason: error instanceof Error ? error.message : String(error), error };
   }
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -60,6 +60,43 @@ describe("planSources", () => {
     await expect(planSources({ path: dir })).rejects.toThrow(/inside the set folder/);
   });
 
+  it("refuses source paths with .. anywhere, absolute paths, and folders that are links out of the set", async () => {
+    const set = join(dir, "set");
+    await mkdir(join(set, "docs"), { recursive: true });
+    await mkdir(join(dir, "elsewhere"));
+    const entry = (path: string) => JSON.stringify([{ name: "docs", kind: "documents", path }]);
+    for (const path of [
+      "../elsewhere",
+      "docs/../../elsewhere",
+      "docs/../docs",
+      "/etc",
+      "C:\\Windows",
+      "..\\elsewhere",
+    ]) {
+      await writeFile(join(set, "sources.json"), entry(path));
+      const error = await planSources({ path: set }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidInputError);
+      expect((error as InvalidInputError).context).toMatchObject({ file: "sources.json", field: "path" });
+      expect((error as Error).message).toContain(
+        `must stay inside the set folder (a relative path without ".."), got "${path}"`,
+      );
+    }
+    await symlink(join(dir, "elsewhere"), join(set, "linked"));
+    await writeFile(join(set, "sources.json"), entry("linked"));
+    const error = await planSources({ path: set }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as Error).message).toMatch(
+      /^sources\.json, line 1, source 1, field "path": must stay inside the set folder, but "linked" is a symbolic link to .*elsewhere$/,
+    );
+    await symlink("/etc/passwd", join(set, "passwd.txt"));
+    await writeFile(join(set, "sources.json"), entry("passwd.txt"));
+    await expect(planSources({ path: set })).rejects.toThrow(/"passwd\.txt" is a symbolic link to \/etc\/passwd$/);
+    // A link that stays inside the set is fine.
+    await symlink(join(set, "docs"), join(set, "docs-link"));
+    await writeFile(join(set, "sources.json"), entry("docs-link"));
+    expect((await planSources({ path: set }))[0]?.path).toBe("docs-link");
+  });
+
   it("treats a plain folder as one documents source and a csv file as a table", async () => {
     const folder = join(dir, "Team Notes");
     await mkdir(folder);
@@ -84,6 +121,8 @@ describe("listFiles", () => {
     await mkdir(join(dir, "node_modules"));
     for (const f of ["b/c/z.md", "a.md", ".hidden.md", ".git/x", "node_modules/y.md", "b/k.txt"])
       await writeFile(join(dir, f), "x");
-    expect(await listFiles({ root: dir })).toEqual(["a.md", "b/c/z.md", "b/k.txt"]);
+    const { files, skipped } = await listFiles({ root: dir });
+    expect(files).toEqual(["a.md", "b/c/z.md", "b/k.txt"].map((f) => ({ relPath: f, absPath: join(dir, f) })));
+    expect(skipped).toEqual([]);
   });
 });

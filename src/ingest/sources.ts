@@ -1,5 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
+import { readFile, realpath, stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, resolve, sep, win32 } from "node:path";
 import { InvalidInputError } from "../spec/errors.js";
 import type { SourceKind } from "../spec/source.js";
 import { parseAcl } from "./fields.js";
@@ -77,7 +77,7 @@ export async function readSourcesJson(options: { dir: string }): Promise<SourceP
     throw new InvalidInputError(`${file}: expected a JSON array of sources`, { file, line: 1 });
   const lines = elementLines(text);
   const names = new Set<string>();
-  return value.map((entry, i): SourcePlan => {
+  const plans = value.map((entry, i): SourcePlan => {
     const line = lines[i];
     const fail = (field: string, message: string) =>
       new InvalidInputError(`${file}${line ? `, line ${line}` : ""}, source ${i + 1}, field "${field}": ${message}`, {
@@ -95,9 +95,8 @@ export async function readSourcesJson(options: { dir: string }): Promise<SourceP
     if (typeof kind !== "string" || !KINDS.includes(kind as SourceKind))
       throw fail("kind", `must be one of ${KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
     if (typeof path !== "string" || path.trim() === "") throw fail("path", "must be a relative path");
-    const norm = normalize(path);
-    if (isAbsolute(path) || norm === ".." || norm.startsWith(`..${sep}`))
-      throw fail("path", `must stay inside the set folder, got "${path}"`);
+    if (isAbsolute(path) || win32.isAbsolute(path) || path.split(/[\\/]/).includes(".."))
+      throw fail("path", `must stay inside the set folder (a relative path without ".."), got "${path}"`);
     if (description !== undefined && typeof description !== "string") throw fail("description", "must be a string");
     if (acl !== undefined && !Array.isArray(acl) && typeof acl !== "string")
       throw fail("acl", "must be a list of roles");
@@ -111,6 +110,25 @@ export async function readSourcesJson(options: { dir: string }): Promise<SourceP
       idRoot: resolve(options.dir),
     };
   });
+  await checkInsideSet({ dir: options.dir, plans, lines });
+  return plans;
+}
+
+/**
+ * Refuses a source whose real path (symbolic links resolved) leaves the set folder's real path, such as
+ * a source folder that is a link to elsewhere. A path that does not exist is left for ingest to report.
+ */
+async function checkInsideSet(options: { dir: string; plans: SourcePlan[]; lines: number[] }): Promise<void> {
+  const root = await realpath(options.dir);
+  for (const [i, plan] of options.plans.entries()) {
+    const real = await realpath(plan.absPath).catch(() => undefined);
+    if (real === undefined || real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) continue;
+    const line = options.lines[i];
+    throw new InvalidInputError(
+      `sources.json${line ? `, line ${line}` : ""}, source ${i + 1}, field "path": must stay inside the set folder, but "${plan.path}" is a symbolic link to ${real}`,
+      { file: "sources.json", line, field: "path" },
+    );
+  }
 }
 
 /**

@@ -32,9 +32,9 @@ export interface LoaderInput {
   relPath: string;
   /** For table loaders: the table (source) name. */
   tableName?: string;
-  /** Caps the loader enforces (defaults: `DEFAULT_INGEST_LIMITS`). */
-  limits?: Partial<IngestLimits>;
+  /** Decoding caps; the defaults (`DEFAULT_INGEST_LIMITS`) when absent. */
+  limits?: IngestLimits;
 }
 
-/** Turns one file into documents. Throws `InvalidInputError` for malformed input, `SkipFileError` to skip. */
+/** Turns one file into documents. Throws `InvalidInputError` for malformed input, `LimitExceededError` for input over a cap (skipped). */
 export type Loader = (input: LoaderInput) => Promise<LoadResult>;

@@ -1,7 +1,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { InvalidInputError } from "../../spec/errors.js";
 import type { TableColumn } from "../../spec/source.js";
-import { decodeUtf8 } from "../decode.js";
+import { decodeText } from "../decode.js";
 import { parseDate, titleFromPath } from "../fields.js";
 import type { LoadedDocument, Loader } from "../types.js";
 
@@ -48,7 +48,7 @@ function csvError(relPath: string, text: string, cause: unknown): InvalidInputEr
  * `<relPath>#<key>` with "column: value" lines, and all rows go to the SQL table with inferred column types.
  */
 export const loadCsv: Loader = async ({ bytes, relPath, tableName }) => {
-  const { text, warnings } = decodeUtf8(bytes);
+  const { text, warnings } = decodeText({ bytes });
   let parsed: { record: string[]; info: { lines: number } }[];
   try {
     parsed = parse(text, { info: true, skip_empty_lines: true, trim: true, bom: true });

@@ -1,39 +1,55 @@
-import { parse } from "node-html-parser";
-import { decodeUtf8 } from "../decode.js";
+import { LimitExceededError } from "../../spec/errors.js";
+import { decodeText } from "../decode.js";
 import { parseAcl, parseDate, titleFromPath } from "../fields.js";
-import { htmlText } from "../html-text.js";
+import { declaredHtmlCharset } from "../html-charset.js";
+import { extractHtmlContent } from "../html-content.js";
+import { parseHtmlDocument } from "../html-text.js";
+import { DEFAULT_INGEST_LIMITS } from "../limits.js";
 import type { Loader } from "../types.js";
+
+/** Start tags in markup: a cheap upper bound on the elements a parser would build, counted before parsing. */
+function startTags(html: string): number {
+  let count = 0;
+  for (let i = html.indexOf("<"); i >= 0; i = html.indexOf("<", i + 1)) {
+    const next = html.charCodeAt(i + 1);
+    if ((next >= 65 && next <= 90) || (next >= 97 && next <= 122)) count++;
+  }
+  return count;
+}
 
 const DATE_META = ["updated_at", "last-modified", "dcterms.modified", "article:modified_time", "date"];
 
-/** HTML: title from `<title>` or the first `<h1>`; text from the body with headings kept as Markdown `#` lines. */
-export const loadHtml: Loader = async ({ bytes, relPath }) => {
-  const { text: raw, warnings } = decodeUtf8(bytes);
-  const root = parse(raw, { comment: false });
+/**
+ * HTML: decoded by its declared charset (else UTF-8, else detected); title from `<title>` or the first
+ * `<h1>`; text from the page's content without navigation, header, footer, sidebars and cookie
+ * banners, with headings kept as Markdown `#` lines and table rows as `a | b` lines.
+ */
+export const loadHtml: Loader = async ({ bytes, relPath, limits = DEFAULT_INGEST_LIMITS }) => {
+  const { text: raw, warnings } = decodeText({ bytes, declaredCharset: declaredHtmlCharset(bytes) });
+  const elements = startTags(raw);
+  if (elements > limits.maxHtmlElements) {
+    throw new LimitExceededError(
+      `${relPath}: HTML has about ${elements} elements, over the cap of ${limits.maxHtmlElements} (maxHtmlElements)`,
+      { file: relPath, limit: "maxHtmlElements", cap: limits.maxHtmlElements, value: elements },
+    );
+  }
+  const document = parseHtmlDocument(raw);
   const meta = (name: string) =>
-    root.querySelector(`meta[name="${name}"]`)?.getAttribute("content") ??
-    root.querySelector(`meta[property="${name}"]`)?.getAttribute("content");
-  const titleText = root.querySelector("title")?.text.replace(/\s+/g, " ").trim();
-  const h1 = root.querySelector("h1")?.text.replace(/\s+/g, " ").trim();
+    document.querySelector(`meta[name="${name}"]`)?.getAttribute("content") ??
+    document.querySelector(`meta[property="${name}"]`)?.getAttribute("content") ??
+    undefined;
+  const titleText = document.querySelector("title")?.textContent?.replace(/\s+/g, " ").trim();
+  const h1 = document.querySelector("h1")?.textContent?.replace(/\s+/g, " ").trim();
   let updatedAt: string | undefined;
   for (const name of DATE_META) {
     updatedAt = parseDate(meta(name));
     if (updatedAt) break;
   }
   const acl = parseAcl(meta("acl"));
-  // Last: htmlText removes the head, where the title and meta tags live.
-  const text = htmlText(root);
+  // Last: extraction modifies the document.
+  const { text } = extractHtmlContent({ document, maxScoredElements: limits.maxHtmlScoredElements });
   return {
-    docs: [
-      {
-        id: relPath,
-        title: titleText || h1 || titleFromPath(relPath),
-        text,
-        updatedAt,
-        acl,
-        metadata: {},
-      },
-    ],
+    docs: [{ id: relPath, title: titleText || h1 || titleFromPath(relPath), text, updatedAt, acl, metadata: {} }],
     warnings,
   };
 };

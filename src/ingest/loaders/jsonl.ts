@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../../spec/errors.js";
-import { decodeUtf8 } from "../decode.js";
+import { decodeText } from "../decode.js";
 import { parseAcl, parseDate } from "../fields.js";
 import type { LoadedDocument, Loader } from "../types.js";
 
@@ -8,7 +8,7 @@ import type { LoadedDocument, Loader } from "../types.js";
  * `<relPath>#<id>` and other fields become metadata. Blank lines are ignored.
  */
 export const loadJsonl: Loader = async ({ bytes, relPath }) => {
-  const { text, warnings } = decodeUtf8(bytes);
+  const { text, warnings } = decodeText({ bytes });
   const docs: LoadedDocument[] = [];
   const seen = new Map<string, number>();
   const lines = text.split("\n");

@@ -1,4 +1,9 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeFrontMatterCorpus } from "../../../test/fixtures/hostile/front-matter.js";
 import { fixture } from "../../../test/fixtures/ingest/fixtures.js";
 import { InvalidInputError } from "../../spec/errors.js";
 import { loadMarkdown } from "./md.js";
@@ -48,5 +53,39 @@ describe("loadMarkdown", () => {
     const { docs, warnings } = await loadMarkdown({ bytes: bytes("---\nupdated_at: soon\n---\nx"), relPath: "x.md" });
     expect(docs[0]?.updatedAt).toBeUndefined();
     expect(warnings[0]).toContain("not a date");
+  });
+
+  it("never runs ---js front matter: the file fails naming the engine and the payload leaves no trace", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ferret-md-"));
+    try {
+      const corpus = await writeFrontMatterCorpus({ dir, markerDir: dir });
+      const bytes = await readFile(join(dir, corpus.jsEngine));
+      const error = await loadMarkdown({ bytes, relPath: corpus.jsEngine }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidInputError);
+      expect((error as Error).message).toMatch(/^js-engine\.md: front matter engine "js" is not supported/);
+      expect(existsSync(corpus.marker)).toBe(false);
+      expect((globalThis as Record<string, unknown>)[corpus.flag]).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads TOML and JSON front matter as data", async () => {
+    const toml = await loadMarkdown({
+      bytes: bytes('+++\ntitle = "Wartung"\nupdated_at = 2026-04-01\nacl = ["ops"]\nowner = "Pad"\n+++\n\nBody.'),
+      relPath: "w.md",
+    });
+    expect(toml.docs[0]).toMatchObject({
+      title: "Wartung",
+      updatedAt: "2026-04-01",
+      acl: ["ops"],
+      metadata: { owner: "Pad" },
+      text: "Body.",
+    });
+    const json = await loadMarkdown({
+      bytes: bytes('---json\n{"title": "Log", "acl": "a, b"}\n---\nBody.'),
+      relPath: "l.md",
+    });
+    expect(json.docs[0]).toMatchObject({ title: "Log", acl: ["a", "b"], text: "Body." });
   });
 });

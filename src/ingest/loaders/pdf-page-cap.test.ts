@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBlankPdf, buildFilingPdf } from "../../../test/fixtures/pdf/filing.js";
-import { SkipFileError } from "../../spec/errors.js";
+import { LimitExceededError } from "../../spec/errors.js";
 import { createSqliteStore } from "../../stores/sqlite/index.js";
 import { ingestPath } from "../ingest.js";
-import { DEFAULT_INGEST_LIMITS } from "../limits.js";
+import { DEFAULT_INGEST_LIMITS, DEFAULT_INGEST_LIMITS } from "../limits.js";
 import { loadFile } from "../load-file.js";
 import { loadPdf } from "./pdf.js";
 
@@ -21,8 +21,8 @@ describe("PDF page cap", () => {
 
   it("skips a PDF over the page cap, naming the cap, before reading its pages", async () => {
     const bytes = (await buildFilingPdf({ pages: 3 })).bytes;
-    const error = await loadPdf({ bytes, relPath: "big.pdf", limits: { maxPdfPages: 2 } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SkipFileError);
+    const error = await loadPdf({ bytes, relPath: "big.pdf", limits: { ...DEFAULT_INGEST_LIMITS, maxPdfPages: 2 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LimitExceededError);
     expect((error as Error).message).toBe("PDF has 3 pages, over the 2-page limit (maxPdfPages)");
     await writeFile(join(dir.path, "big.pdf"), bytes);
     const outcome = await loadFile({

@@ -1,4 +1,4 @@
-import { InvalidInputError, SkipFileError } from "../../spec/errors.js";
+import { InvalidInputError, LimitExceededError } from "../../spec/errors.js";
 import { DEFAULT_INGEST_LIMITS } from "../limits.js";
 import type { Loader } from "../types.js";
 import { layoutDocument, type PdfPage } from "./pdf/layout.js";
@@ -67,10 +67,11 @@ export const loadPdf: Loader = async ({ bytes, relPath, limits }) => {
   }
   try {
     if (doc.numPages > maxPages)
-      throw new SkipFileError(`PDF has ${doc.numPages} pages, over the ${maxPages}-page limit (maxPdfPages)`, {
+      throw new LimitExceededError(`PDF has ${doc.numPages} pages, over the ${maxPages}-page limit (maxPdfPages)`, {
         file: relPath,
-        pages: doc.numPages,
-        limit: maxPages,
+        limit: "maxPdfPages",
+        cap: maxPages,
+        value: doc.numPages,
       });
     const warnings: string[] = [];
     const pages: PdfPage[] = [];
