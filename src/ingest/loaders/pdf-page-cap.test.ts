@@ -6,7 +6,7 @@ import { buildBlankPdf, buildFilingPdf } from "../../../test/fixtures/pdf/filing
 import { LimitExceededError } from "../../spec/errors.js";
 import { createSqliteStore } from "../../stores/sqlite/index.js";
 import { ingestPath } from "../ingest.js";
-import { DEFAULT_INGEST_LIMITS, DEFAULT_INGEST_LIMITS } from "../limits.js";
+import { DEFAULT_INGEST_LIMITS } from "../limits.js";
 import { loadFile } from "../load-file.js";
 import { loadPdf } from "./pdf.js";
 
