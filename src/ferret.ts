@@ -172,7 +172,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     const history = [...(opts.history ?? [])];
     if (opts.sessionId) history.unshift(...(await s.getTurns(opts.sessionId, principal)));
     const sources = await s.listSources(principal);
-    const tables = sources.some((source) => source.kind === "table");
+    const tables = sources.some((source) => (source.tables?.length ?? 0) > 0);
     return {
       toolset: createToolset({ sources, tools: [...(tables ? sqlTools : []), ...(s.graph ? graphTools : [])] }),
       executeTool,

@@ -1,5 +1,7 @@
 import { open, stat } from "node:fs/promises";
+import { LimitExceededError } from "../spec/errors.js";
 import { binaryReason } from "./decode.js";
+import type { IngestLimits } from "./limits.js";
 import { loaderFor } from "./loaders/index.js";
 import type { LoadResult } from "./types.js";
 
@@ -18,6 +20,7 @@ export async function loadFile(options: {
   relPath: string;
   tableName?: string;
   maxFileBytes?: number;
+  limits?: IngestLimits;
 }): Promise<FileOutcome> {
   const { absPath, relPath } = options;
   const entry = loaderFor(relPath);
@@ -40,9 +43,10 @@ export async function loadFile(options: {
       const binary = binaryReason(bytes);
       if (binary) return { kind: "skipped", reason: binary };
     }
-    const result = await entry.load({ bytes, relPath, tableName: options.tableName });
+    const result = await entry.load({ bytes, relPath, tableName: options.tableName, limits: options.limits });
     return { kind: "loaded", ...result };
   } catch (error) {
+    if (error instanceof LimitExceededError) return { kind: "skipped", reason: error.message };
     return { kind: "failed", reason: error instanceof Error ? error.message : String(error), error };
   }
 }

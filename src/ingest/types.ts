@@ -1,4 +1,5 @@
 import type { TableSchema } from "../spec/source.js";
+import type { IngestLimits } from "./limits.js";
 
 /** A document as a loader produces it, before the orchestrator adds source, tenant and hash. */
 export interface LoadedDocument {
@@ -29,9 +30,11 @@ export interface LoaderInput {
   bytes: Uint8Array;
   /** Id base: the path relative to the ingest root, with `/` separators. */
   relPath: string;
-  /** For table loaders: the table (source) name. */
+  /** For table loaders: the SQL name wanted for the file's table (default: its stem in lower_snake_case). */
   tableName?: string;
+  /** Decoding caps (default `DEFAULT_INGEST_LIMITS`). */
+  limits?: IngestLimits;
 }
 
-/** Turns one file into documents. Throws `InvalidInputError` for malformed input, `SkipFileError` to skip. */
+/** Turns one file into documents. Throws `InvalidInputError` for malformed input, `LimitExceededError` to skip. */
 export type Loader = (input: LoaderInput) => Promise<LoadResult>;

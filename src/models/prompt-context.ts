@@ -1,6 +1,7 @@
 /** Renders parts of the agent state for prompts. Retrieved text only ever passes through the fence. */
 import { fenceData, fenceEvidence } from "../safety/fence.js";
 import type { AgentState, ToolDescriptor } from "../spec/engine.js";
+import { passageKey } from "../spec/passage.js";
 import type { SourceInfo } from "../spec/source.js";
 
 export function questionBlock(state: Pick<AgentState, "question" | "standaloneQuestion">): string {
@@ -14,7 +15,9 @@ export function questionBlock(state: Pick<AgentState, "question" | "standaloneQu
 export function sourcesBlock(sources: readonly SourceInfo[]): string {
   if (sources.length === 0) return "Sources: none configured.";
   const lines = sources.map((s) => {
-    const table = s.table ? ` Table columns: ${s.table.columns.map((c) => `${c.name} ${c.type}`).join(", ")}.` : "";
+    const table = (s.tables ?? [])
+      .map((t) => ` Table ${t.name} columns: ${t.columns.map((c) => `${c.name} ${c.type}`).join(", ")}.`)
+      .join("");
     return `- ${s.name} (${s.kind}, ${s.documents} documents, ${s.chunks} chunks): ${s.description || "no description"}.${table}`;
   });
   return `Sources:\n${lines.join("\n")}`;
@@ -28,9 +31,9 @@ export function subQuestionsBlock(subQuestions: readonly string[]): string {
 /** What was already searched, with status and hints, so the planner does not repeat itself. */
 export function callsBlock(state: Pick<AgentState, "calls" | "evidence">): string {
   if (state.calls.length === 0) return "Searches so far: none.";
-  const numberOf = new Map(state.evidence.map((e, i) => [e.id, i + 1]));
+  const numberOf = new Map(state.evidence.map((e, i) => [passageKey(e), i + 1]));
   const lines = state.calls.map((c) => {
-    const found = c.passageIds.map((id) => numberOf.get(id)).filter((n) => n !== undefined);
+    const found = c.passageKeys.map((key) => numberOf.get(key)).filter((n) => n !== undefined);
     const passages = found.length ? ` -> passages ${found.map((n) => `[${n}]`).join(" ")}` : "";
     const hint = c.hint ? ` (hint: ${c.hint})` : "";
     const rows = c.rows ? ` -> ${c.rows.length} rows` : "";

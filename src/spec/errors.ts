@@ -70,3 +70,14 @@ export class SqlRejectedError extends FerretError {
     super("SqlRejectedError", message, { category: "user", context });
   }
 }
+
+/** An input went over a decoding cap (file size, zip size, front matter, ...): the file is skipped, named with the cap. */
+export class LimitExceededError extends FerretError {
+  constructor(
+    message: string,
+    context: { file?: string; limit: string; cap: number; value?: number } & Record<string, unknown>,
+    cause?: unknown,
+  ) {
+    super("LimitExceededError", message, { category: "user", context, cause });
+  }
+}

@@ -43,7 +43,7 @@ export class SqlQueries {
     try {
       statement = db.prepare(sql);
     } catch (cause) {
-      const available = tables.map((table) => table.source).join(", ") || "(none)";
+      const available = tables.map((table) => table.name).join(", ") || "(none)";
       throw new SqlRejectedError(
         `The query cannot run: ${(cause as Error).message}. Tables you may query: ${available}.`,
         {
@@ -91,9 +91,11 @@ export class SqlQueries {
   #permittedTables(principal: Principal): RegisteredTable[] {
     const allowed = sourceAllowed("t.source", "t.tenant", principal);
     const rows = this.#ctx
-      .stmt(`SELECT t.source, t.sql_name, t.schema FROM table_sources AS t WHERE t.tenant = ? AND ${allowed.sql}`)
-      .all(principal.tenant, ...allowed.params) as { source: string; sql_name: string; schema: string }[];
-    return rows.map(parseTableRow).sort((a, b) => a.source.localeCompare(b.source));
+      .stmt(
+        `SELECT t.name, t.source, t.sql_name, t.schema FROM table_sources AS t WHERE t.tenant = ? AND ${allowed.sql}`,
+      )
+      .all(principal.tenant, ...allowed.params) as { name: string; source: string; sql_name: string; schema: string }[];
+    return rows.map(parseTableRow).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   #database(tenant: string, tables: RegisteredTable[]): Database.Database {
@@ -108,10 +110,10 @@ export class SqlQueries {
     const db = new Database(":memory:");
     db.transaction(() => {
       for (const table of tables) {
-        db.exec(createTableSql(table.source, table.schema));
+        db.exec(createTableSql(table.name, table.schema));
         const width = table.schema.columns.length + 1;
         const insert = db.prepare(
-          `INSERT INTO ${quoteIdent(table.source)} VALUES (${Array(width).fill("?").join(", ")})`,
+          `INSERT INTO ${quoteIdent(table.name)} VALUES (${Array(width).fill("?").join(", ")})`,
         );
         const rows = this.#ctx.db
           .prepare(`SELECT * FROM ${quoteIdent(table.sqlName)}`)

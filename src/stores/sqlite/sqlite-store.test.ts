@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runStoreSuite } from "../store-suite.js";
 import { createSqliteStore } from "./index.js";
+import { SCHEMA_VERSION } from "./schema.js";
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "ferret-sqlite-"));
@@ -32,7 +33,9 @@ describe("sqlite store", () => {
       const Database = (await import("better-sqlite3")).default;
       const db = new Database(path, { readonly: true });
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: "1" });
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
+        value: String(SCHEMA_VERSION),
+      });
       db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
