@@ -27,6 +27,7 @@ import { createCachedExecutor } from "./tools/cached-executor.js";
 import { graphTools } from "./tools/graph-tools.js";
 import { sqlTools } from "./tools/run-sql.js";
 import { createToolset } from "./tools/toolset.js";
+import { readableRun } from "./trace/readable-run.js";
 
 export const DEFAULT_DB = ".ferret/ferret.db";
 
@@ -104,6 +105,10 @@ export interface Ferret {
   sources(options?: { principal?: Principal }): Promise<SourceInfo[]>;
   ask(question: string, options?: AskOptions): Promise<Answer>;
   stream(question: string, options?: AskOptions): AsyncIterable<TraceEvent>;
+  /**
+   * A stored run, re-checked against the reader's current rights: passages from sources or documents the
+   * reader can no longer read are redacted, with everything derived from them (see `readableRun`).
+   */
   trace(runId: string, options?: { principal?: Principal }): Promise<RunRecord | undefined>;
   close(): Promise<void>;
 }
@@ -264,7 +269,9 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       }
     },
     async trace(runId, opts = {}) {
-      return s.getRun(runId, opts.principal ?? (await ownerOf()));
+      const principal = opts.principal ?? (await ownerOf());
+      const record = await s.getRun(runId, principal);
+      return record && readableRun({ record, store: s, principal });
     },
     close() {
       return s.close();

@@ -87,6 +87,8 @@ export interface RunRecord {
   answer?: unknown;
   /** Names of the sources the run's principal could read when it ran (to re-check a reader's rights later). */
   sources?: string[];
+  /** Set when the record was redacted for its reader (see `readableRun`): how many passages were hidden. */
+  redacted?: { passages: number };
 }
 
 export interface SessionTurn {
@@ -155,6 +157,11 @@ export interface StoreV1 {
 
   // runs and sessions
   saveRun(run: RunRecord): Promise<void>;
+  /**
+   * The stored run, when it is of the principal's tenant and theirs (or the principal holds `*`). This is the
+   * raw record: what it shows must be re-checked against the reader's current rights before it is shown
+   * (`readableRun` in trace/, which `Ferret.trace` applies).
+   */
   getRun(runId: string, principal: Principal): Promise<RunRecord | undefined>;
   appendTurns(sessionId: string, principal: Principal, turns: SessionTurn[]): Promise<void>;
   getTurns(sessionId: string, principal: Principal): Promise<SessionTurn[]>;

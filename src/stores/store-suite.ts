@@ -532,6 +532,7 @@ export function runStoreSuite(name: string, open: OpenStore): void {
         startedAt: "2024-06-01T10:00:00Z",
         events: [{ kind: "run-start" }],
         answer: { status: "answered" },
+        sources: ["handbook", "tickets"],
       };
 
       it("keeps runs within their tenant and user", async () => {

@@ -144,6 +144,10 @@ function buildV1(path: string): void {
       { name: "title", type: "TEXT" },
     ],
   };
+  db.prepare(
+    `INSERT INTO runs (run_id, tenant, user, question, started_at, events, answer)
+     VALUES ('run-v1', 'acme', 'o', 'How long?', '2026-01-01T00:00:00Z', '[{"kind":"run-start"}]', NULL)`,
+  ).run();
   db.prepare("INSERT INTO table_sources (tenant, source, sql_name, schema) VALUES ('acme', 'tickets', ?, ?)").run(
     "tbl__acme__tickets__v1",
     JSON.stringify(schema),
@@ -224,6 +228,14 @@ describe("schema migration v1 -> v2", () => {
     expect((await store.querySql("SELECT ticket_id, _id FROM tickets", owner)).rows).toEqual([
       { ticket_id: "T-1", _id: "data/tickets.csv#T-1" },
     ]);
+    expect(await store.getRun("run-v1", owner)).toEqual({
+      runId: "run-v1",
+      tenant: "acme",
+      user: "o",
+      question: "How long?",
+      startedAt: "2026-01-01T00:00:00Z",
+      events: [{ kind: "run-start" }],
+    });
   });
 
   it("leaves a store that writes, removes and keeps ids per source", async () => {

@@ -45,8 +45,8 @@ CREATE UNIQUE INDEX table_sources_by_file ON table_sources (tenant, source, file
  * `docs_fts`), the vector tables, the HNSW side index and the graph's mentions all point at rowids. Triggers on
  * the old tables go with them; their owners recreate them on every open (`ensureDocIndexSchema`,
  * `ensureGraphSchema`). A v1 table source becomes the table of its source's path, keeping its name (v1 named
- * the table after the source and prefixed row ids with that path). Runs with foreign keys off, inside the
- * caller's transaction.
+ * the table after the source and prefixed row ids with that path). Runs record the sources their principal
+ * could read (NULL for older runs). Runs with foreign keys off, inside the caller's transaction.
  */
 export function migrateV1toV2(db: Database.Database): void {
   db.exec(`${documents("documents_v2")};
@@ -67,5 +67,6 @@ export function migrateV1toV2(db: Database.Database): void {
     ALTER TABLE documents_v2 RENAME TO documents;
     ALTER TABLE chunks_v2 RENAME TO chunks;
     ALTER TABLE table_sources_v2 RENAME TO table_sources;
-    ${INDEXES}`);
+    ${INDEXES}
+    ALTER TABLE runs ADD COLUMN sources TEXT;`);
 }
