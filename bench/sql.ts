@@ -37,6 +37,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
   await store.writeTable({
     tenant: "bench",
     source: "orders",
+    file: "orders.csv",
     schema: {
       name: "orders",
       primaryKey: "id",

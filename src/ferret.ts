@@ -37,6 +37,7 @@ import { createCachedExecutor } from "./tools/cached-executor.js";
 import { graphTools } from "./tools/graph-tools.js";
 import { sqlTools } from "./tools/run-sql.js";
 import { createToolset } from "./tools/toolset.js";
+import { readableRun } from "./trace/readable-run.js";
 
 export const DEFAULT_DB = ".ferret/ferret.db";
 
@@ -122,6 +123,10 @@ export interface Ferret {
   sources(options?: { principal?: Principal }): Promise<SourceInfo[]>;
   ask(question: string, options?: AskOptions): Promise<Answer>;
   stream(question: string, options?: AskOptions): AsyncIterable<TraceEvent>;
+  /**
+   * A stored run, re-checked against the reader's current rights: passages from sources or documents the
+   * reader can no longer read are redacted, with everything derived from them (see `readableRun`).
+   */
   trace(runId: string, options?: { principal?: Principal }): Promise<RunRecord | undefined>;
   close(): Promise<void>;
 }
@@ -194,7 +199,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     if (opts.sessionId)
       history.unshift(...fitSession(await s.getTurns(opts.sessionId, principal), history, inputLimits));
     const sources = await s.listSources(principal);
-    const tables = sources.some((source) => source.kind === "table");
+    const tables = sources.some((source) => (source.tables?.length ?? 0) > 0);
     return {
       toolset: createToolset({
         sources,
@@ -293,7 +298,9 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       }
     },
     async trace(runId, opts = {}) {
-      return s.getRun(runId, opts.principal ?? (await ownerOf()));
+      const principal = opts.principal ?? (await ownerOf());
+      const record = await s.getRun(runId, principal);
+      return record && readableRun({ record, store: s, principal });
     },
     close() {
       return s.close();

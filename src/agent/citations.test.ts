@@ -41,7 +41,9 @@ describe("checkCitations", () => {
       claims: [{ text: "Dana is on call.", citations: [{ n: 2, quote: "dana smith IS on call" }] }],
     });
     expect(check.text).toBe("Dana is on call. [2]");
-    expect(check.citations).toEqual([{ n: 2, passageId: "b::0", docId: "b", quote: "dana smith IS on call" }]);
+    expect(check.citations).toEqual([
+      { n: 2, passageId: "b::0", docId: "b", source: "s", quote: "dana smith IS on call" },
+    ]);
     expect(check.unsupported).toEqual([]);
   });
 

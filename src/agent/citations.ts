@@ -56,7 +56,13 @@ export function checkCitations(options: {
       const key = `${cited.n}\u0000${quote}`;
       if (!seen.has(key)) {
         seen.add(key);
-        citations.push({ n: cited.n, passageId: item.id, docId: item.docId, quote: cited.quote.trim() });
+        citations.push({
+          n: cited.n,
+          passageId: item.id,
+          docId: item.docId,
+          source: item.source,
+          quote: cited.quote.trim(),
+        });
       }
     }
     if (failed) unsupported.push(text);

@@ -1,5 +1,6 @@
 import type { StopReason } from "../spec/answer.js";
 import type { CallRecord } from "../spec/engine.js";
+import { passageKey } from "../spec/passage.js";
 import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
 import { bestScore } from "../tools/passage-result.js";
@@ -82,17 +83,18 @@ export async function* executeCalls(
     const result = done.get(call.callId);
     if (result === undefined) continue;
     const passages = result.passages ?? [];
-    const known = new Set(run.state.evidence.map((e) => e.id));
+    // Two sources may hold the same passage id: evidence is one passage per source and id.
+    const known = new Set(run.state.evidence.map(passageKey));
     for (const p of passages) {
-      if (known.has(p.id)) continue;
-      known.add(p.id);
+      if (known.has(passageKey(p))) continue;
+      known.add(passageKey(p));
       run.state.evidence.push({ ...p, step, callId: call.callId });
     }
     const record: CallRecord = {
       call,
       step,
       status: result.status,
-      passageIds: passages.map((p) => p.id),
+      passageKeys: passages.map(passageKey),
       ...(result.rows ? { rows: result.rows } : {}),
       ...(result.hint ? { hint: result.hint } : {}),
       ...(passages.length > 0 ? { best: bestScore(passages) } : {}),

@@ -16,14 +16,14 @@ const WHY: Partial<Record<StopReason, string>> = {
 
 /** What was searched, as `api_docs for 'refund timeout' (3 passages)`. */
 export function describeSearches(calls: AgentState["calls"]): string[] {
-  return calls.map(({ call, status, passageIds }) => {
+  return calls.map(({ call, status, passageKeys }) => {
     const args = call.args;
     const what =
       typeof args.query === "string"
         ? `${typeof args.corpus === "string" ? args.corpus : typeof args.docId === "string" ? args.docId : "all sources"} for '${args.query}'`
         : `${call.tool} ${JSON.stringify(args)}`;
     const found =
-      status === "ok" || status === "low_confidence" ? `${passageIds.length} passages` : status.replace("_", " ");
+      status === "ok" || status === "low_confidence" ? `${passageKeys.length} passages` : status.replace("_", " ");
     return `${what} (${found})`;
   });
 }

@@ -31,7 +31,13 @@ describe("runAgent", () => {
     expect(engine.calls.map((c) => c.method)).toEqual(["answer"]);
     expect(answer.text).toBe("Refunds time out after 30 seconds when the payment gateway does not answer. [1]");
     expect(answer.citations).toEqual([
-      { n: 1, passageId: "refunds.md::0", docId: "refunds.md", quote: "Refunds time out after 30 seco" },
+      {
+        n: 1,
+        passageId: "refunds.md::0",
+        docId: "refunds.md",
+        source: "api_docs",
+        quote: "Refunds time out after 30 seco",
+      },
     ]);
     expect(answer.evidence[0]).toMatchObject({ id: "refunds.md::0", step: 1 });
     expect(events[0]?.kind).toBe("run-start");

@@ -194,6 +194,8 @@ async function* finish(run: RunContext, final: FinalContent, model: string): Asy
       startedAt: isoTime(run.recorder.startedAt),
       events: [...run.recorder.events, run.recorder.stamp(runEnd, at)],
       answer,
+      // What the principal could read then: reading the trace later re-checks the reader's rights to it.
+      sources: options.sources.map((s) => s.name),
     };
     try {
       await options.store.saveRun(record);

@@ -25,7 +25,7 @@ describe("selectCalls", () => {
         { tool: "search", args: { query: "new 3" } },
       ],
       previous: [
-        { call: { callId: "x", tool: "search", args: { query: "old" } }, step: 1, status: "ok", passageIds: [] },
+        { call: { callId: "x", tool: "search", args: { query: "old" } }, step: 1, status: "ok", passageKeys: [] },
       ],
       toolset,
       remaining: 2,

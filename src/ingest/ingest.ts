@@ -1,5 +1,6 @@
 import { join, relative, sep } from "node:path";
 import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../spec/document.js";
+import { InvalidInputError } from "../spec/errors.js";
 import { DEFAULT_TENANT } from "../spec/principal.js";
 import type { StoreV1 } from "../spec/store.js";
 import { chunkDocument } from "./chunker.js";
@@ -8,6 +9,8 @@ import { contentHash } from "./hash.js";
 import { type IngestLimits, resolveLimits } from "./limits.js";
 import { loadFile } from "./load-file.js";
 import { planSources, type SourcePlan } from "./sources.js";
+import { tableName } from "./table-name.js";
+import type { LoadedTable } from "./types.js";
 import { listFiles } from "./walk.js";
 
 export interface IngestProgress {
@@ -51,10 +54,32 @@ export interface IngestSummary {
   failed: { file: string; reason: string }[];
   /** Files left out on purpose (unsupported type, binary, empty, over the size limit). */
   skipped: { file: string; reason: string }[];
+  /** Problems that did not stop a file (renamed columns, a table name taken, undecodable bytes). */
   warnings: { file: string; message: string }[];
   /** Chunks written in this run. */
   chunks: number;
   ms: number;
+}
+
+/**
+ * Writes a loaded CSV's rows as the file's SQL table. A `table` source holds one table, so a table it had from
+ * another file goes. A table the store refuses (bad input) fails that file only.
+ */
+async function writeFileTable(options: {
+  store: StoreV1;
+  tenant: string;
+  plan: SourcePlan;
+  relPath: string;
+  table: LoadedTable;
+}): Promise<{ name: string } | { failed: string }> {
+  const { store, tenant, plan, relPath, table } = options;
+  try {
+    if (plan.kind === "table") await store.removeTables(tenant, plan.name, [relPath]);
+    return await store.writeTable({ tenant, source: plan.name, file: relPath, schema: table.schema, rows: table.rows });
+  } catch (error) {
+    if (error instanceof InvalidInputError) return { failed: error.message };
+    throw error;
+  }
 }
 
 interface PlannedFile {
@@ -122,6 +147,8 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
     summary.skipped.push(...skipped);
     const seen = new Set<string>();
     const keep: string[] = [];
+    /** Files whose SQL table this run wrote. */
+    const tableFiles: string[] = [];
     let pending: { write: DocumentWrite; isNew: boolean }[] = [];
     let written = 0;
 
@@ -142,7 +169,14 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
 
     for (const [index, { absPath, relPath }] of files.entries()) {
       progress({ phase: "load", done: index, total: files.length, file: relPath });
-      const outcome = await loadFile({ absPath, relPath, tableName: plan.name, limits });
+      // A `table` source's one CSV is named after the source (`tickets`); a folder's CSVs after their files.
+      const wanted = plan.kind === "table" ? plan.name : tableName(relPath);
+      const outcome = await loadFile({
+        absPath,
+        relPath,
+        tableName: wanted,
+        limits,
+      });
       if (outcome.kind === "skipped") {
         summary.skipped.push({ file: relPath, reason: outcome.reason });
         continue;
@@ -152,9 +186,23 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
         keep.push(relPath);
         continue;
       }
+      if (outcome.table) {
+        const written = await writeFileTable({ store, tenant, plan, relPath, table: outcome.table });
+        if ("failed" in written) {
+          summary.failed.push({ file: relPath, reason: written.failed });
+          keep.push(relPath);
+          continue;
+        }
+        tableFiles.push(relPath);
+        if (written.name !== wanted) {
+          summary.warnings.push({
+            file: relPath,
+            message: `table name "${wanted}" is taken in this tenant; the table is "${written.name}"`,
+          });
+          for (const doc of outcome.docs) doc.metadata.table = written.name;
+        }
+      }
       for (const message of outcome.warnings) summary.warnings.push({ file: relPath, message });
-      if (outcome.table)
-        await store.writeTable({ tenant, source: plan.name, schema: outcome.table.schema, rows: outcome.table.rows });
       for (const loaded of outcome.docs) {
         if (loaded.text.trim() === "") {
           summary.skipped.push({ file: loaded.id, reason: "no text to index" });
@@ -181,7 +229,9 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
       );
       progress({ phase: "prune", done: 0, total: gone.length });
       for (let i = 0; i < gone.length; i += batchSize)
-        await store.removeDocuments(tenant, gone.slice(i, i + batchSize));
+        await store.removeDocuments(tenant, gone.slice(i, i + batchSize), { source: plan.name });
+      // Tables go with their files too; a file that failed this time keeps its table, as it keeps its documents.
+      await store.removeTables(tenant, plan.name, [...tableFiles, ...keep]);
       summary.removed += gone.length;
       progress({ phase: "prune", done: gone.length, total: gone.length });
     }

@@ -1,6 +1,7 @@
 /** Renders parts of the agent state for prompts. Retrieved text only ever passes through the fence. */
 import { fenceData, fenceEvidence, fenceTurns, neutraliseLabel } from "../safety/fence.js";
 import type { AgentState, ToolDescriptor } from "../spec/engine.js";
+import { passageKey } from "../spec/passage.js";
 import type { SourceInfo } from "../spec/source.js";
 
 export function questionBlock(state: Pick<AgentState, "question" | "standaloneQuestion">): string {
@@ -15,8 +16,12 @@ export function sourcesBlock(sources: readonly SourceInfo[]): string {
   if (sources.length === 0) return "Sources: none configured.";
   // Names, descriptions and column names come from the data (sources.json, CSV headers): shown as labels.
   const lines = sources.map((s) => {
-    const columns = s.table?.columns.map((c) => `${neutraliseLabel(c.name, 80)} ${neutraliseLabel(c.type, 40)}`);
-    const table = columns ? ` Table columns: ${columns.join(", ")}.` : "";
+    const table = (s.tables ?? [])
+      .map(
+        (t) =>
+          ` Table ${neutraliseLabel(t.name, 80)} columns: ${t.columns.map((c) => `${neutraliseLabel(c.name, 80)} ${neutraliseLabel(c.type, 40)}`).join(", ")}.`,
+      )
+      .join("");
     const description = s.description ? neutraliseLabel(s.description, 500) : "no description";
     return `- ${neutraliseLabel(s.name)} (${s.kind}, ${s.documents} documents, ${s.chunks} chunks): ${description}.${table}`;
   });
@@ -31,9 +36,9 @@ export function subQuestionsBlock(subQuestions: readonly string[]): string {
 /** What was already searched, with status and hints, so the planner does not repeat itself. */
 export function callsBlock(state: Pick<AgentState, "calls" | "evidence">): string {
   if (state.calls.length === 0) return "Searches so far: none.";
-  const numberOf = new Map(state.evidence.map((e, i) => [e.id, i + 1]));
+  const numberOf = new Map(state.evidence.map((e, i) => [passageKey(e), i + 1]));
   const lines = state.calls.map((c) => {
-    const found = c.passageIds.map((id) => numberOf.get(id)).filter((n) => n !== undefined);
+    const found = c.passageKeys.map((key) => numberOf.get(key)).filter((n) => n !== undefined);
     const passages = found.length ? ` -> passages ${found.map((n) => `[${n}]`).join(" ")}` : "";
     // Hints can name data (a document's title, a table's columns): shown as a label.
     const hint = c.hint ? ` (hint: ${neutraliseLabel(c.hint, 600)})` : "";

@@ -17,6 +17,7 @@ const key = (query: string, principal: Principal = alice, extra: Record<string, 
   args: { query, k: 5, ...extra },
   principal,
   readable,
+  dataVersion: 1,
 });
 
 describe("sub-query cache", () => {
@@ -34,7 +35,7 @@ describe("sub-query cache", () => {
     expect(cache.get(key("salary", alice, { corpus: "hr" }))).toBeUndefined();
     expect(cache.get(key("salary", alice, { corpus: "hr", since: "2024-01-01", k: 6 }))).toBeUndefined();
     const reordered = { tool: "search", args: { since: "2024-01-01", corpus: "hr", k: 5, query: "salary" } };
-    expect(cache.get({ ...reordered, principal: alice, readable })?.passages).toHaveLength(1);
+    expect(cache.get({ ...reordered, principal: alice, readable, dataVersion: 1 })?.passages).toHaveLength(1);
   });
 
   it("never serves one access scope's entry to another (fewer roles, other tenant, other readable sources)", () => {
@@ -47,6 +48,13 @@ describe("sub-query cache", () => {
     const carol: Principal = { tenant: "acme", user: "carol", roles: ["hr", "staff"] };
     expect(cache.get(key("dana smith salary", carol))?.passages?.[0]?.id).toBe("salaries.md::0");
     expect(subQueryKey(key("x", carol))).toBe(subQueryKey(key("x", alice)));
+  });
+
+  it("never serves an entry once the store's data version has moved", () => {
+    const cache = createSubQueryCache();
+    cache.set(key("refund"), result("a::0"), ["handbook"]);
+    expect(cache.get({ ...key("refund"), dataVersion: 2 })).toBeUndefined();
+    expect(cache.get(key("refund"))?.passages).toHaveLength(1);
   });
 
   it("expires entries after the TTL", () => {

@@ -11,6 +11,12 @@ export interface SubQueryKey {
   principal: Principal;
   /** Names of the sources the principal may read at the time of the call. */
   readable: readonly string[];
+  /**
+   * The store's data version for the tenant, read when the call began (`StoreV1.dataVersion`): any ingest,
+   * delete or ACL change, in this process or another, gives every later call new keys, so nothing cached
+   * before it is served after it.
+   */
+  dataVersion: number;
 }
 
 export interface SubQueryCache {
@@ -45,15 +51,23 @@ export function normaliseQuery(query: string): string {
 }
 
 /**
- * The cache key: tool, normalised query, the other arguments (source, docId, since, k, ...), and the access
- * scope: tenant, sorted roles and the sorted readable sources. Entries are never shared across scopes.
+ * The cache key: tool, normalised query, the other arguments (source, docId, since, k, ...), the access
+ * scope (tenant, sorted roles and the sorted readable sources) and the store's data version. Entries are never
+ * shared across scopes, nor served after the data changed.
  */
 export function subQueryKey(key: SubQueryKey): string {
   const args = { ...key.args };
   if (typeof args.query === "string") args.query = normaliseQuery(args.query);
   const roles = [...new Set(key.principal.roles)].sort();
   const readable = [...new Set(key.readable)].sort();
-  return stableJson({ tool: key.tool, args, tenant: key.principal.tenant, roles, readable });
+  return stableJson({
+    tool: key.tool,
+    args,
+    tenant: key.principal.tenant,
+    roles,
+    readable,
+    dataVersion: key.dataVersion,
+  });
 }
 
 /** A bounded (entries and time) LRU cache of tool results, keyed by sub-query and access scope. */

@@ -1,4 +1,4 @@
-import type { Passage } from "../spec/passage.js";
+import { type Passage, passageKey } from "../spec/passage.js";
 
 /** Overlap of two spans relative to the shorter one, 0..1. */
 function overlap(a: Passage, b: Passage): number {
@@ -9,16 +9,18 @@ function overlap(a: Passage, b: Passage): number {
 }
 
 /**
- * Drops passages that repeat an earlier (better-ranked) passage: the same id, or a chunk of the same
- * document whose span overlaps it by more than half (chunk overlap makes neighbours share sentences).
+ * Drops passages that repeat an earlier (better-ranked) passage: the same source and id, or a chunk of the
+ * same document (source and id) whose span overlaps it by more than half (chunk overlap makes neighbours
+ * share sentences). Two sources holding the same document id are two documents.
  */
 export function dedupeOverlapping(passages: Passage[], maxOverlap = 0.5): Passage[] {
   const kept: Passage[] = [];
   const ids = new Set<string>();
   for (const p of passages) {
-    if (ids.has(p.id)) continue;
-    if (kept.some((k) => k.docId === p.docId && overlap(k, p) > maxOverlap)) continue;
-    ids.add(p.id);
+    const key = passageKey(p);
+    if (ids.has(key)) continue;
+    if (kept.some((k) => k.docId === p.docId && k.source === p.source && overlap(k, p) > maxOverlap)) continue;
+    ids.add(key);
     kept.push(p);
   }
   return kept;

@@ -1,4 +1,4 @@
-import type { Passage } from "../spec/passage.js";
+import { type Passage, passageKey } from "../spec/passage.js";
 import type { ScoredDocument, StoreV1 } from "../spec/store.js";
 import { queryTerms } from "../text/tokenize.js";
 import { keywordConfidence } from "./calibrate.js";
@@ -61,12 +61,12 @@ export function createHierarchicalRetriever(options: CreateHierarchicalRetriever
         terms: wanted,
         k: k * overfetch,
       });
-      const raws = new Map(hits.map((hit) => [hit.id, hit.raw]));
+      const raws = new Map(hits.map((hit) => [passageKey(hit), hit.raw]));
       const kept = dedupeOverlapping(hits.map(({ raw: _raw, ...passage }) => passage)).slice(0, k);
       // Confidence for the kept hits only, as the flat retriever does.
       const inDocs = kept.map((p) => ({
         ...p,
-        score: keywordConfidence(wanted, `${p.title ?? ""} ${p.section ?? ""} ${p.text}`, raws.get(p.id) ?? 0),
+        score: keywordConfidence(wanted, `${p.title ?? ""} ${p.section ?? ""} ${p.text}`, raws.get(passageKey(p)) ?? 0),
       }));
       if (inDocs.length >= k) return inDocs;
       const flat = await base.search(query, { ...opts, mode: "keyword" });

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { RerankingModel } from "ai";
 import { InvalidInputError } from "../spec/errors.js";
-import type { Passage } from "../spec/passage.js";
+import { type Passage, passageKey } from "../spec/passage.js";
 import type { RerankerV1 } from "../spec/reranker.js";
 import { createApiReranker } from "./rerank-api.js";
 import { createLexicalReranker } from "./rerank-lexical.js";
@@ -107,15 +107,15 @@ export async function rerankEvidence<T extends Passage>(options: RerankEvidenceO
     if (options.signal?.aborted) throw error;
     return evidence.slice(0, limit);
   }
-  const byId = new Map<string, T[]>();
-  for (const item of evidence) byId.set(item.id, [...(byId.get(item.id) ?? []), item]);
+  const byKey = new Map<string, T[]>();
+  for (const item of evidence) byKey.set(passageKey(item), [...(byKey.get(passageKey(item)) ?? []), item]);
   const out: T[] = [];
   for (const p of ranked) {
-    out.push(...(byId.get(p.id) ?? []));
-    byId.delete(p.id);
+    out.push(...(byKey.get(passageKey(p)) ?? []));
+    byKey.delete(passageKey(p));
   }
   // Anything the re-ranker dropped keeps its order, after the ranked ones.
-  out.push(...evidence.filter((item) => byId.has(item.id)));
+  out.push(...evidence.filter((item) => byKey.has(passageKey(item))));
   return out.slice(0, limit);
 }
 

@@ -1,5 +1,5 @@
 import type { EmbedderV1 } from "../spec/embedder.js";
-import type { Passage } from "../spec/passage.js";
+import { type Passage, passageKey } from "../spec/passage.js";
 import type { ScoredChunk, SearchFilter, StoreV1 } from "../spec/store.js";
 import { queryTerms } from "../text/tokenize.js";
 import { keywordConfidence } from "./calibrate.js";
@@ -34,7 +34,7 @@ export function createRetriever(options: CreateRetrieverOptions): Retriever {
   /** Confidence for the kept keyword hits only: segmenting every candidate would cost more than the search. */
   function calibrate(passages: Passage[], wanted: string[], raws: Map<string, number>): Passage[] {
     return passages.map((p) => {
-      const raw = raws.get(p.id);
+      const raw = raws.get(passageKey(p));
       if (raw === undefined) return p;
       const confidence = keywordConfidence(wanted, `${p.title ?? ""} ${p.section ?? ""} ${p.text}`, raw);
       return { ...p, score: Math.max(p.score === raw ? 0 : p.score, confidence) };
@@ -64,7 +64,7 @@ export function createRetriever(options: CreateRetrieverOptions): Retriever {
       const raws = new Map<string, number>();
       const keywordPassages = async () => {
         const hits = await keyword(wanted, filter);
-        for (const hit of hits) raws.set(hit.id, hit.raw);
+        for (const hit of hits) raws.set(passageKey(hit), hit.raw);
         return hits.map((hit) => toPassage(hit, hit.raw));
       };
       let ranked: Passage[];

@@ -20,6 +20,8 @@ export interface Citation {
   n: number;
   passageId: string;
   docId: string;
+  /** The passage's source: ids are unique per source, so (source, passageId) names the passage. */
+  source: string;
   quote: string;
 }
 

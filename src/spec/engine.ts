@@ -21,8 +21,8 @@ export interface CallRecord {
   call: ToolCallRequest;
   step: number;
   status: ToolStatus;
-  /** Ids of the passages it returned (numbered in `evidence`). */
-  passageIds: string[];
+  /** `passageKey` (source and id) of each passage it returned, in order (numbered in `evidence`). */
+  passageKeys: string[];
   rows?: Record<string, unknown>[];
   hint?: string;
   best?: number;

@@ -15,3 +15,11 @@ export interface Passage {
   start?: number;
   end?: number;
 }
+
+/**
+ * What identifies a passage within a tenant: its source and id. Ids are unique per source only (two sources may
+ * both hold `README.md::0`), so anything that merges, de-duplicates or looks up passages keys them by this.
+ */
+export function passageKey(passage: Pick<Passage, "source" | "id">): string {
+  return `${passage.source}\u0000${passage.id}`;
+}

@@ -15,8 +15,8 @@ export interface SourceRecord {
 export interface SourceInfo extends SourceRecord {
   documents: number;
   chunks: number;
-  /** For table sources: the SQL table name and its columns. */
-  table?: TableSchema;
+  /** The SQL tables the source holds (one per CSV file), each with its name and columns, by name. */
+  tables?: TableSchema[];
 }
 
 export interface TableColumn {
@@ -25,8 +25,13 @@ export interface TableColumn {
 }
 
 export interface TableSchema {
-  /** The SQL name queries use: the source name. */
+  /**
+   * The SQL name queries use, unique in the tenant: the file's stem in lower_snake_case (a `table` source's
+   * CSV: the source name), with a `_2` suffix when another file took it first.
+   */
   name: string;
+  /** The file the rows came from, relative to the ingest root (set by the store). */
+  file?: string;
   columns: TableColumn[];
   /** The first column: a row's id is `<path>#<value of this column>`. */
   primaryKey: string;

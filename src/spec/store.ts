@@ -9,7 +9,10 @@ export interface SearchFilter {
   principal: Principal;
   /** Restrict to these source names; absent or empty means all the principal may read. */
   sources?: string[];
-  /** Restrict to one document. */
+  /**
+   * Restrict to one document. Ids are unique per source, not per tenant: pair it with `sources: [source]` to
+   * name one document where two sources hold the same id.
+   */
   docId?: string;
   /** Restrict to these documents (a hierarchical search's second pass); honoured by `keywordSearch`. */
   docIds?: string[];
@@ -43,11 +46,27 @@ export interface ScoredDocument {
   raw: number;
 }
 
+/**
+ * One file's rows as an SQL table. A table is identified by (tenant, source, file); `schema.name` is the SQL
+ * name wanted for it. Writing a file's table again replaces it and keeps its name; a new table whose wanted
+ * name is taken in the tenant gets the first free `<name>_2`, `<name>_3`, ... (`writeTable` returns the name).
+ */
 export interface TableWrite {
   tenant: string;
   source: string;
+  /** The file the rows came from, relative to the ingest root: row ids are `<file>#<primary key>`. */
+  file: string;
   schema: TableSchema;
   rows: Record<string, string | number | null>[];
+}
+
+/** Which document an id lookup means: ids are unique per source, so the same id may exist in two sources. */
+export interface DocumentLookup {
+  /**
+   * The document's source. Without it, an id held by several sources the principal may read resolves to the
+   * one whose source name sorts first (binary order), so the answer is deterministic.
+   */
+  source?: string;
 }
 
 export interface SqlResult {
@@ -80,6 +99,10 @@ export interface RunRecord {
   /** The trace events and the final answer, as JSON. */
   events: unknown[];
   answer?: unknown;
+  /** Names of the sources the run's principal could read when it ran (to re-check a reader's rights later). */
+  sources?: string[];
+  /** Set when the record was redacted for its reader (see `readableRun`): how many passages were hidden. */
+  redacted?: { passages: number };
 }
 
 export interface SessionTurn {
@@ -104,11 +127,23 @@ export interface StoreV1 {
   // documents
   /** docId -> contentHash for every document of a source. */
   documentHashes(tenant: string, source: string): Promise<Map<string, string>>;
-  /** Replaces each document (and its chunks) atomically; the batch commits as one transaction. */
+  /**
+   * Replaces each document (and its chunks) atomically; the batch commits as one transaction. A document is
+   * identified by (tenant, source, id): the same id in another source is another document.
+   */
   writeDocuments(batch: DocumentWrite[]): Promise<void>;
-  removeDocuments(tenant: string, docIds: string[]): Promise<void>;
-  getDocument(docId: string, principal: Principal): Promise<DocumentRecord | undefined>;
-  getChunks(ids: string[], principal: Principal): Promise<ChunkRecord[]>;
+  /** Removes these documents of one source (the same ids in other sources stay). */
+  removeDocuments(tenant: string, docIds: string[], options: { source: string }): Promise<void>;
+  getDocument(docId: string, principal: Principal, options?: DocumentLookup): Promise<DocumentRecord | undefined>;
+  /** Chunks by id, in the order asked; see `DocumentLookup` for ids held by several sources. */
+  getChunks(ids: string[], principal: Principal, options?: DocumentLookup): Promise<ChunkRecord[]>;
+
+  /**
+   * A number that changes whenever what the tenant's principals can read changes (documents written or
+   * removed, a source's ACL or description changed, a source removed, a table written or dropped), in this
+   * process or any other sharing the store. Caches put it in their keys. Must be cheap (one indexed read).
+   */
+  dataVersion(tenant: string): Promise<number>;
 
   // retrieval
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]>;
@@ -119,8 +154,11 @@ export interface StoreV1 {
   /** The entity graph, when the adapter keeps one (mentions ride on `ChunkRecord.entities`). */
   readonly graph?: GraphStoreV1;
 
-  // tables (table sources are real SQL tables)
-  writeTable(table: TableWrite): Promise<void>;
+  // tables (each CSV file is a real SQL table; a source may hold several)
+  /** Creates or replaces one file's table; returns the SQL name it has (see `TableWrite`). */
+  writeTable(table: TableWrite): Promise<{ name: string }>;
+  /** Drops the source's tables whose file is not in `keep` (a pruned or replaced file). */
+  removeTables(tenant: string, source: string, keep: string[]): Promise<void>;
   /**
    * Read-only SQL over the tables the principal may read, run where it can be stopped. Rejects with
    * `SqlRejectedError` (not one read-only SELECT), `SqlInvalidError` (unknown table or column, bad syntax),
@@ -137,6 +175,11 @@ export interface StoreV1 {
 
   // runs and sessions
   saveRun(run: RunRecord): Promise<void>;
+  /**
+   * The stored run, when it is of the principal's tenant and theirs (or the principal holds `*`). This is the
+   * raw record: what it shows must be re-checked against the reader's current rights before it is shown
+   * (`readableRun` in trace/, which `Ferret.trace` applies).
+   */
   getRun(runId: string, principal: Principal): Promise<RunRecord | undefined>;
   appendTurns(sessionId: string, principal: Principal, turns: SessionTurn[]): Promise<void>;
   getTurns(sessionId: string, principal: Principal): Promise<SessionTurn[]>;

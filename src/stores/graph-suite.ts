@@ -294,7 +294,7 @@ export function runGraphSuite(name: string, open: OpenStore): void {
         expect(await keys("Lee Park", alice)).toEqual(["lee park"]);
         const path = await graph.path({ from: "/v2/refunds", to: "Lee Park", maxDepth: 5, principal: alice });
         expect(path?.edges).toHaveLength(3);
-        await store.removeDocuments(ACME, ["teams/payments-core.md"]);
+        await store.removeDocuments(ACME, ["teams/payments-core.md"], { source: "handbook" });
         expect(await keys("Lee Park", alice)).toEqual([]);
         await store.removeSource(ACME, "api_docs");
         expect(await keys("/v2/refunds", alice)).toEqual([]);

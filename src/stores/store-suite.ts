@@ -3,79 +3,24 @@
  * agree on replace semantics, filters, ACL and tenant isolation, read-only SQL, runs and sessions.
  * It builds its own small corpus and relies on nothing but the spec and the shared tokenizer.
  */
-import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ChunkRecord, DocumentWrite } from "../spec/document.js";
 import type { Principal } from "../spec/principal.js";
 import type { SourceRecord } from "../spec/source.js";
 import type { StoreV1, TableWrite } from "../spec/store.js";
-import { countTokens, searchText } from "../text/tokenize.js";
+import {
+  ACME,
+  acmeOwner,
+  alice,
+  type FixtureDoc,
+  fixtureWrite,
+  GLOBEX,
+  harriet,
+  type OpenStore,
+  olga,
+} from "./store-fixtures.js";
+import { runSourcesSuite } from "./store-suite-sources.js";
 
-export const ACME = "acme";
-export const GLOBEX = "globex";
-/** Staff of acme, without the `hr` role. */
-export const alice: Principal = { tenant: ACME, user: "alice", roles: ["staff"] };
-/** Staff of acme with the `hr` role. */
-export const harriet: Principal = { tenant: ACME, user: "harriet", roles: ["staff", "hr"] };
-export const acmeOwner: Principal = { tenant: ACME, user: "local", roles: ["*"] };
-/** Owner of another tenant: holds every role, but only there. */
-export const olga: Principal = { tenant: GLOBEX, user: "olga", roles: ["*"] };
-
-export interface FixtureDoc {
-  id: string;
-  source: string;
-  title: string;
-  /** Paragraphs, one chunk each. */
-  paragraphs: string[];
-  tenant?: string;
-  acl?: string[];
-  updatedAt?: string;
-  section?: string[];
-  /** One vector per paragraph. */
-  vectors?: number[][];
-}
-
-/** A document write with one chunk per paragraph, offsets into the joined text, and index words. */
-export function fixtureWrite(fixture: FixtureDoc): DocumentWrite {
-  const text = fixture.paragraphs.join("\n\n");
-  const tenant = fixture.tenant ?? ACME;
-  const acl = fixture.acl ?? [];
-  const chunks: ChunkRecord[] = [];
-  let start = 0;
-  fixture.paragraphs.forEach((paragraph, ordinal) => {
-    const vector = fixture.vectors?.[ordinal];
-    chunks.push({
-      id: `${fixture.id}::${ordinal}`,
-      docId: fixture.id,
-      ordinal,
-      text: paragraph,
-      section: fixture.section ?? [],
-      start,
-      end: start + paragraph.length,
-      tokens: countTokens(paragraph),
-      searchText: searchText(paragraph),
-      ...(vector ? { embedding: Float32Array.from(vector) } : {}),
-    });
-    start += paragraph.length + 2;
-  });
-  const contentHash = createHash("sha256")
-    .update(JSON.stringify([text, fixture.title, fixture.updatedAt, acl]))
-    .digest("hex");
-  return {
-    doc: {
-      id: fixture.id,
-      source: fixture.source,
-      tenant,
-      title: fixture.title,
-      acl,
-      contentHash,
-      text,
-      metadata: { fixture: true },
-      ...(fixture.updatedAt ? { updatedAt: fixture.updatedAt } : {}),
-    },
-    chunks,
-  };
-}
+export { ACME, acmeOwner, alice, type FixtureDoc, fixtureWrite, GLOBEX, harriet, type OpenStore, olga };
 
 const SOURCES: SourceRecord[] = [
   {
@@ -142,6 +87,7 @@ export const DOCS: FixtureDoc[] = [
 export const TICKETS: TableWrite = {
   tenant: ACME,
   source: "tickets",
+  file: "tickets.csv",
   schema: {
     name: "tickets",
     primaryKey: "ticket_id",
@@ -157,6 +103,7 @@ export const TICKETS: TableWrite = {
 export const PAYROLL: TableWrite = {
   tenant: ACME,
   source: "payroll",
+  file: "payroll.csv",
   schema: {
     name: "payroll",
     primaryKey: "employee",
@@ -187,8 +134,6 @@ export async function seed(store: StoreV1): Promise<void> {
   await store.writeTable(TICKETS);
   await store.writeTable(PAYROLL);
 }
-
-export type OpenStore = () => Promise<{ store: StoreV1; cleanup: () => Promise<void> }>;
 
 const ids = (hits: { id: string }[]) => hits.map((hit) => hit.id);
 const docIds = (hits: { docId: string }[]) => [...new Set(hits.map((hit) => hit.docId))].sort();
@@ -238,9 +183,9 @@ export function runStoreSuite(name: string, open: OpenStore): void {
       it("reports the SQL schema of table sources", async () => {
         const tickets = (await store.listSources(alice)).find((s) => s.name === "tickets")!;
         expect(tickets.kind).toBe("table");
-        expect(tickets.table?.name).toBe("tickets");
-        expect(tickets.table?.primaryKey).toBe("ticket_id");
-        expect(tickets.table?.columns.map((c) => c.name)).toEqual(
+        expect(tickets.tables?.map((t) => [t.name, t.file])).toEqual([["tickets", "tickets.csv"]]);
+        expect(tickets.tables?.[0]?.primaryKey).toBe("ticket_id");
+        expect(tickets.tables?.[0]?.columns.map((c) => c.name)).toEqual(
           expect.arrayContaining(["ticket_id", "title", "hours"]),
         );
       });
@@ -299,7 +244,7 @@ export function runStoreSuite(name: string, open: OpenStore): void {
       });
 
       it("removes documents with their chunks and vectors", async () => {
-        await store.removeDocuments(ACME, ["handbook/security.md"]);
+        await store.removeDocuments(ACME, ["handbook/security.md"], { source: "handbook" });
         expect(await store.getDocument("handbook/security.md", acmeOwner)).toBeUndefined();
         expect(await kw(acmeOwner, ["passwords"])).toEqual([]);
         expect(ids(await vec(acmeOwner, [0, 1, 0, 0], { k: 1 }))).not.toContain("handbook/security.md::0");
@@ -604,6 +549,7 @@ export function runStoreSuite(name: string, open: OpenStore): void {
       const BIG: TableWrite = {
         tenant: ACME,
         source: "big",
+        file: "big.csv",
         schema: {
           name: "big",
           primaryKey: "n",
@@ -665,6 +611,7 @@ export function runStoreSuite(name: string, open: OpenStore): void {
         startedAt: "2024-06-01T10:00:00Z",
         events: [{ kind: "run-start" }],
         answer: { status: "answered" },
+        sources: ["handbook", "tickets"],
       };
 
       it("keeps runs within their tenant and user", async () => {
@@ -697,4 +644,5 @@ export function runStoreSuite(name: string, open: OpenStore): void {
       });
     });
   });
+  runSourcesSuite(name, open);
 }

@@ -36,7 +36,8 @@ export interface CreateCachedExecutorOptions {
  * `executeToolCall` with a sub-query cache in front: a hit returns the stored result marked `cached: true`.
  * Only ok / no_results / low_confidence results of parallel-safe read tools are stored; errors, denials and
  * time-outs never are. The key carries the principal's tenant, roles and readable sources, so an entry is
- * never served to anyone whose access differs.
+ * never served to anyone whose access differs, and the store's data version (one cheap read per call), so an
+ * ingest, delete or ACL change made by any process is seen by the next call.
  */
 export function createCachedExecutor(options: CreateCachedExecutorOptions): ToolExecutor {
   const { cache } = options;
@@ -54,7 +55,15 @@ export function createCachedExecutor(options: CreateCachedExecutorOptions): Tool
     }
     const args = parsed.data as Record<string, unknown>;
     const readable = ctx.sources.map((s) => s.name);
-    const key = { tool: tool.name, args, principal: ctx.principal, readable };
+    // Read before the call runs: data changed meanwhile is then cached under the older version, never the
+    // reverse. A store that cannot say runs the call uncached (its own failure, if any, is the tool's).
+    let dataVersion: number;
+    try {
+      dataVersion = await ctx.store.dataVersion(ctx.principal.tenant);
+    } catch {
+      return execute(toolset, call, ctx, execOptions);
+    }
+    const key = { tool: tool.name, args, principal: ctx.principal, readable, dataVersion };
     const hit = cache.get(key);
     if (hit !== undefined) return { ...hit, cached: true };
 

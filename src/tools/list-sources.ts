@@ -15,7 +15,13 @@ export const listSourcesTool = defineTool({
       description: s.description,
       documents: s.documents,
       chunks: s.chunks,
-      ...(s.table ? { columns: s.table.columns.map((c) => `${c.name} ${c.type}`).join(", ") } : {}),
+      ...(s.tables && s.tables.length > 0
+        ? {
+            tables: s.tables
+              .map((t) => `${t.name} (${t.columns.map((c) => `${c.name} ${c.type}`).join(", ")})`)
+              .join("; "),
+          }
+        : {}),
     }));
     return { status: "ok", rows };
   },

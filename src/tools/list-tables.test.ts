@@ -24,6 +24,7 @@ beforeAll(async () => {
   await store.writeTable({
     tenant,
     source: "orders",
+    file: "orders.csv",
     schema: {
       name: "orders",
       primaryKey: "order_id",
@@ -41,6 +42,7 @@ beforeAll(async () => {
   await store.writeTable({
     tenant,
     source: "payroll",
+    file: "payroll.csv",
     schema: { name: "payroll", primaryKey: "employee", columns: [{ name: "employee", type: "TEXT" }] },
     rows: [{ employee: "E-1" }],
   });
@@ -68,6 +70,7 @@ describe("list_tables", () => {
     expect(result.rows).toEqual([
       {
         name: "orders",
+        source: "orders",
         description: "Shop orders.",
         rows: 3,
         columns: "order_id TEXT, amount REAL",
@@ -90,7 +93,7 @@ describe("list_tables", () => {
 
   it("asks the store for schemas the context's sources lack, never widening them", async () => {
     const bare = (await store.listSources(OWNER))
-      .map(({ table: _table, ...s }) => s)
+      .map(({ tables: _tables, ...s }) => s)
       .filter((s) => s.name !== "payroll");
     const tables = await readableTables(await context(OWNER, bare));
     expect(tables.map((t) => [t.name, t.columns.map((c) => c.name)])).toEqual([["orders", ["order_id", "amount"]]]);

@@ -5,9 +5,11 @@ import { defineTool, type ToolContext } from "./define-tool.js";
 /** The column every table source has: the row's citable document id (`tickets.csv#T-1042`). */
 export const ROW_ID_COLUMN = "_id";
 
-/** A table source the principal may query, with its columns (without `_id`). */
+/** A table the principal may query, with its columns (without `_id`). */
 export interface ReadableTable {
   name: string;
+  /** The source holding it (a `table` source, or a folder with CSV files). */
+  source: string;
   description: string;
   schema: TableSchema;
   columns: TableColumn[];
@@ -17,27 +19,29 @@ export function quoteName(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** The table sources among the principal's readable sources (asking the store when a schema is missing). */
+/**
+ * Every table of the principal's readable sources, by name: a `table` source's, and those of folders holding
+ * CSV files. Asks the store when a `table` source comes without its schemas, never widening the sources.
+ */
 export async function readableTables(
   ctx: Pick<ToolContext, "sources" | "store" | "principal">,
 ): Promise<ReadableTable[]> {
-  let sources = ctx.sources.filter((s) => s.table !== undefined || s.kind === "table");
-  if (sources.some((s) => s.table === undefined)) {
+  let sources = ctx.sources;
+  if (sources.some((s) => s.kind === "table" && s.tables === undefined)) {
     const names = new Set(sources.map((s) => s.name));
     sources = (await ctx.store.listSources(ctx.principal)).filter((s) => names.has(s.name));
   }
-  return sources.flatMap((s) =>
-    s.table
-      ? [
-          {
-            name: s.name,
-            description: s.description,
-            schema: s.table,
-            columns: s.table.columns.filter((c) => c.name !== ROW_ID_COLUMN),
-          },
-        ]
-      : [],
-  );
+  return sources
+    .flatMap((s) =>
+      (s.tables ?? []).map((table) => ({
+        name: table.name,
+        source: s.name,
+        description: s.description,
+        schema: table,
+        columns: table.columns.filter((c) => c.name !== ROW_ID_COLUMN),
+      })),
+    )
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The readable table named `name` (exact, else ignoring case). */
@@ -51,7 +55,7 @@ export function noSuchTable(name: string, tables: readonly ReadableTable[]): str
   return `no such table: ${name}; tables you can query: ${names.length > 0 ? names.join(", ") : "(none)"}`;
 }
 
-/** `list_tables`: the table sources the principal may query with SQL. */
+/** `list_tables`: the tables the principal may query with SQL. */
 export const listTablesTool = defineTool({
   name: "list_tables",
   description:
@@ -71,6 +75,7 @@ export const listTablesTool = defineTool({
       });
       rows.push({
         name: table.name,
+        source: table.source,
         description: table.description,
         rows: Number(count.rows[0]?.n ?? 0),
         columns: table.columns.map((c) => `${c.name} ${c.type}`).join(", "),

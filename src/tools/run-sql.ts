@@ -40,33 +40,54 @@ export const runSqlInput = z.object({
     .describe(`Most rows to return, 1..${MAX_SQL_ROWS}.`),
 });
 
-/** The row documents of the first returned row ids, as passages the answer can cite. */
+/**
+ * The row documents of the first returned row ids, as passages the answer can cite. A row id is
+ * `<file>#<key>`; the tables holding that file name the source to read it from (two sources may hold the same
+ * file path, and then each one's row is returned, with its source).
+ */
 export async function rowPassages(
   ids: readonly string[],
   ctx: Pick<ToolContext, "store" | "principal">,
+  tables: readonly ReadableTable[] = [],
 ): Promise<Passage[]> {
   const out: Passage[] = [];
   for (const id of ids) {
-    // A table ingested from `dir/file.csv` may carry that path in `_id` while its documents are `file.csv#key`.
-    const doc =
-      (await ctx.store.getDocument(id, ctx.principal)) ??
-      (id.includes("/") ? await ctx.store.getDocument(id.replace(/^.*\/(?=[^/]*#)/, ""), ctx.principal) : undefined);
-    if (doc === undefined) continue;
-    // A row is one chunk; if it was split, the passage is the whole row under the row id itself.
-    const [chunk] = await ctx.store.getChunks([`${doc.id}::0`], ctx.principal);
-    const whole = chunk !== undefined && chunk.text === doc.text;
-    const passage: Passage = {
-      id: whole ? chunk.id : doc.id,
-      docId: doc.id,
-      source: doc.source,
-      title: doc.title,
-      text: doc.text,
-      score: 1,
-    };
-    if (doc.updatedAt !== undefined) passage.updatedAt = doc.updatedAt;
-    out.push(passage);
+    const file = id.slice(0, id.lastIndexOf("#"));
+    const sources = [...new Set(tables.filter((t) => t.schema.file === file).map((t) => t.source))].sort();
+    for (const source of sources.length > 0 ? sources : [undefined]) {
+      const passage = await rowPassage(id, source, ctx);
+      if (passage !== undefined) out.push(passage);
+    }
   }
   return out;
+}
+
+async function rowPassage(
+  id: string,
+  source: string | undefined,
+  ctx: Pick<ToolContext, "store" | "principal">,
+): Promise<Passage | undefined> {
+  // A table written before schema v2 may carry its source's path in `_id` (`dir/file.csv#key`) while its
+  // documents are `file.csv#key`.
+  const doc =
+    (await ctx.store.getDocument(id, ctx.principal, { source })) ??
+    (id.includes("/")
+      ? await ctx.store.getDocument(id.replace(/^.*\/(?=[^/]*#)/, ""), ctx.principal, { source })
+      : undefined);
+  if (doc === undefined) return undefined;
+  // A row is one chunk; if it was split, the passage is the whole row under the row id itself.
+  const [chunk] = await ctx.store.getChunks([`${doc.id}::0`], ctx.principal, { source: doc.source });
+  const whole = chunk !== undefined && chunk.text === doc.text;
+  const passage: Passage = {
+    id: whole ? chunk.id : doc.id,
+    docId: doc.id,
+    source: doc.source,
+    title: doc.title,
+    text: doc.text,
+    score: 1,
+  };
+  if (doc.updatedAt !== undefined) passage.updatedAt = doc.updatedAt;
+  return passage;
 }
 
 /** A failed query as a result with a hint the model can act on; undefined for errors that are not the query's. */
@@ -134,7 +155,7 @@ export const runSqlTool = defineTool({
     const ids = [
       ...new Set(result.rows.map((r) => r[ROW_ID_COLUMN]).filter((id): id is string => typeof id === "string")),
     ];
-    const passages = await rowPassages(ids.slice(0, MAX_ROW_PASSAGES), ctx);
+    const passages = await rowPassages(ids.slice(0, MAX_ROW_PASSAGES), ctx, tables);
     const notes: string[] = [];
     if (result.truncatedBy === "bytes") {
       notes.push(

@@ -9,6 +9,12 @@ export const searchBySourceInput = z.object({
     .trim()
     .min(1, "docId must not be empty")
     .describe("The document id, as a passage's docId gives it."),
+  source: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe("The document's source, as the passage gives it; needed only when two sources hold the same docId."),
   query: querySchema().describe("Words to search for inside that document."),
   k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`How many passages, 1..${MAX_K}.`),
 });
@@ -20,13 +26,14 @@ export const searchBySourceTool = defineTool({
   inputSchema: searchBySourceInput,
   parallelSafe: true,
   async execute(args, ctx) {
-    const doc = await ctx.store.getDocument(args.docId, ctx.principal);
+    // Without a source, an id two readable sources hold means the one whose source sorts first (StoreV1 rule).
+    const doc = await ctx.store.getDocument(args.docId, ctx.principal, { source: args.source });
     const readable = ctx.sources.map((s) => s.name);
     if (doc === undefined || !readable.includes(doc.source)) {
       // Missing and unreadable look the same, so a document's existence does not leak.
       return {
         status: "denied",
-        hint: `no document '${args.docId}' that you may read; use search to find document ids`,
+        hint: `no document '${args.docId}'${args.source ? ` in ${args.source}` : ""} that you may read; use search to find document ids`,
       };
     }
     const passages = await ctx.retriever.search(args.query, {

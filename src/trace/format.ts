@@ -86,6 +86,11 @@ export function formatTrace(record: RunRecord): string {
   const lines = [
     `run ${record.runId}  ${record.startedAt}  ${record.tenant}/${record.user}`,
     `question: ${record.question}`,
+    ...(record.redacted
+      ? [
+          `redacted: ${record.redacted.passages} passages from sources or documents you can no longer read, and what the run drew from them`,
+        ]
+      : []),
     "",
   ];
   for (const e of events) {

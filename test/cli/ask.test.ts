@@ -34,14 +34,16 @@ function expectShape(answer: AskJson): void {
   expect(answer.usage).toMatchObject({ llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
   expect(answer.runId).toMatch(/\S{8,}/);
   expect(answer.latencyMs).toBeGreaterThanOrEqual(0);
-  for (const c of answer.citations) expect(Object.keys(c).sort()).toEqual(["docId", "n", "passageId", "quote"]);
+  for (const c of answer.citations) {
+    expect(Object.keys(c).sort()).toEqual(["docId", "n", "passageId", "quote", "source"]);
+  }
 }
 
 /** Every citation quotes, word for word up to whitespace, the evidence passage it names. */
 function expectGroundedCitations(answer: AskJson): void {
   expect(answer.citations.length).toBeGreaterThan(0);
   for (const c of answer.citations) {
-    const passage = answer.evidence.find((p) => p.id === c.passageId);
+    const passage = answer.evidence.find((p) => p.id === c.passageId && p.source === c.source);
     expect(passage, `[${c.n}] ${c.passageId} is not in the evidence`).toBeDefined();
     expect(passage?.docId).toBe(c.docId);
     expect(squash(c.quote).length).toBeGreaterThan(0);

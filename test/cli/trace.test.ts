@@ -46,4 +46,19 @@ describe("ferret trace", () => {
     expect(foreign.code).not.toBe(0);
     expect(foreign.stdout).toBe("");
   });
+
+  it("no longer shows passage text the reader lost the right to read after the run", async () => {
+    const db = await acmeDb();
+    const question = "What stipend do engineers on the primary on-call rotation receive per week?";
+    const answer = await ferretJson<Answer>(["ask", question, "--db", db, "--as", "acme:hana:hr"]);
+    expect(answer.text).toContain("$350");
+    const whole = await ferret(["trace", answer.runId, "--db", db, "--as", "acme:hana:hr"]);
+    expect(whole.stdout).toContain("$350");
+    // The hr role taken from hana: the trace keeps its steps but not what hr_policies said.
+    const later = await ferret(["trace", answer.runId, "--db", db, "--as", "acme:hana:support"]);
+    expect(later.code).toBe(0);
+    expect(later.stdout).not.toContain("$350");
+    expect(later.stdout).toContain("redacted: ");
+    expect(later.stdout).toContain("stop reason: ");
+  });
 });

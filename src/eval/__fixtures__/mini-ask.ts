@@ -7,7 +7,7 @@ import { answer, evidence, searchEvents } from "./builders.js";
 
 export const MINI = fileURLToPath(new URL("../../../test/fixtures/eval-mini", import.meta.url));
 
-const cite = (docId: string, quote: string) => ({ n: 1, passageId: `${docId}::0`, docId, quote });
+const cite = (docId: string, quote: string) => ({ n: 1, passageId: `${docId}::0`, docId, source: "handbook", quote });
 
 /** A fake system that answers the mini set well, except the aggregation question and the acl one (it leaks). */
 export const goodAsk: AskFn = async (q: EvalQuestion) => {

@@ -26,7 +26,7 @@ describe("answerCorrect", () => {
     const cited = answer({
       status: "refused",
       text: "No.",
-      citations: [{ n: 1, passageId: "a::0", docId: "a", quote: "x" }],
+      citations: [{ n: 1, passageId: "a::0", docId: "a", source: "s", quote: "x" }],
     });
     expect(answerCorrect(cited, q)).toBe(false);
     expect(answerCorrect(answer({ text: "It is 3%." }), q)).toBe(false);

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { answer, evidence, question } from "../__fixtures__/builders.js";
 import { citationGrounding, citationPrecision } from "./citation-precision.js";
 
-const cite = (n: number, docId: string, quote = "x", passageId = `${docId}::0`) => ({ n, passageId, docId, quote });
+const cite = (n: number, docId: string, quote = "x", passageId = `${docId}::0`) => ({
+  n,
+  passageId,
+  docId,
+  source: "handbook",
+  quote,
+});
 
 describe("citationPrecision", () => {
   it("counts cited documents in gold_sources", () => {

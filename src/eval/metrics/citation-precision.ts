@@ -27,7 +27,7 @@ export function citationPrecision(
 export function citationGrounding(answer: Pick<Answer, "citations" | "evidence">): number | null {
   if (answer.citations.length === 0) return null;
   const grounded = answer.citations.filter((c) => {
-    const passage = answer.evidence.find((e) => e.id === c.passageId);
+    const passage = answer.evidence.find((e) => e.id === c.passageId && e.source === c.source);
     return passage !== undefined && normaliseText(passage.text).includes(normaliseText(c.quote));
   });
   return grounded.length / answer.citations.length;

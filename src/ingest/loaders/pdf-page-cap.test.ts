@@ -21,7 +21,11 @@ describe("PDF page cap", () => {
 
   it("skips a PDF over the page cap, naming the cap, before reading its pages", async () => {
     const bytes = (await buildFilingPdf({ pages: 3 })).bytes;
-    const error = await loadPdf({ bytes, relPath: "big.pdf", limits: { ...DEFAULT_INGEST_LIMITS, maxPdfPages: 2 } }).catch((e: unknown) => e);
+    const error = await loadPdf({
+      bytes,
+      relPath: "big.pdf",
+      limits: { ...DEFAULT_INGEST_LIMITS, maxPdfPages: 2 },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LimitExceededError);
     expect((error as Error).message).toBe("PDF has 3 pages, over the 2-page limit (maxPdfPages)");
     await writeFile(join(dir.path, "big.pdf"), bytes);

@@ -1,5 +1,6 @@
 import type { EvidenceItem } from "../../spec/answer.js";
 import type { AgentState, CallRecord } from "../../spec/engine.js";
+import { passageKey } from "../../spec/passage.js";
 import { sentences } from "../../text/tokenize.js";
 
 /** The calls made for one part, in order. */
@@ -14,8 +15,8 @@ export function passagesOf(
   top = Number.POSITIVE_INFINITY,
 ): { n: number; passage: EvidenceItem }[] {
   const out: { n: number; passage: EvidenceItem }[] = [];
-  for (const id of record.passageIds.slice(0, top)) {
-    const index = state.evidence.findIndex((e) => e.id === id);
+  for (const key of record.passageKeys.slice(0, top)) {
+    const index = state.evidence.findIndex((e) => passageKey(e) === key);
     if (index >= 0) out.push({ n: index + 1, passage: state.evidence[index]! });
   }
   return out;

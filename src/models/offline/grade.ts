@@ -26,7 +26,7 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
   const records = callsForPart(state, index);
   const found = records.flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
   const texts = found.map(fullText);
-  const steps = [...new Set(records.filter((r) => r.passageIds.length > 0).map((r) => r.step))];
+  const steps = [...new Set(records.filter((r) => r.passageKeys.length > 0).map((r) => r.step))];
   const firstHop = records
     .filter((r) => r.step === steps[0])
     .flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));

@@ -56,7 +56,7 @@ async function bridges(
   index: number,
   used: Set<string>,
 ): Promise<string[]> {
-  const records = callsForPart(state, index).filter((r) => r.passageIds.length > 0);
+  const records = callsForPart(state, index).filter((r) => r.passageKeys.length > 0);
   const latest = records.filter((r) => r.step === records.at(-1)?.step);
   const scored = new Map<string, number>();
   for (const record of latest) {
@@ -136,7 +136,7 @@ export async function planCalls(
       thoughts.push(`part ${index + 1}: no SQL plan; search for "${query}"`);
       continue;
     }
-    const found = records.some((r) => r.passageIds.length > 0);
+    const found = records.some((r) => r.passageKeys.length > 0);
     if (!found) {
       // Nothing at all: try the next-best source with the same words, then fewer words.
       const relaxed = [...part.entities, ...part.terms.filter((t) => t.length > 3).slice(0, 4)].join(" ");

@@ -1,5 +1,5 @@
 import type { AgentState, CallRecord, DraftClaim } from "../../spec/engine.js";
-import type { SourceInfo } from "../../spec/source.js";
+import type { TableSchema } from "../../spec/source.js";
 import type { ToolCallRequest } from "../../spec/trace.js";
 import { termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
@@ -11,13 +11,23 @@ type Call = Omit<ToolCallRequest, "callId">;
 /** Citations a computed answer carries: the first line of each matching row, up to this many rows. */
 const CITED_ROWS = 5;
 
-function tablesOf(state: AgentState): SourceInfo[] {
+/** A table the run may query, with its source's description. */
+interface SqlTable {
+  name: string;
+  description: string;
+  schema: TableSchema;
+}
+
+function tablesOf(state: AgentState): SqlTable[] {
   const hasTools = ["describe_table", "run_sql"].every((t) => state.tools.some((d) => d.name === t));
-  return hasTools ? state.sources.filter((s) => s.kind === "table" && s.table) : [];
+  if (!hasTools) return [];
+  return state.sources.flatMap((s) =>
+    (s.tables ?? []).map((schema) => ({ name: schema.name, description: s.description, schema })),
+  );
 }
 
 /** Does the question speak of the table's rows ("how many support tickets")? Counting words alone do not make SQL. */
-function namesTable(question: string, table: SourceInfo): boolean {
+function namesTable(question: string, table: SqlTable): boolean {
   const asked = termSet(question);
   return [...termSet(table.name.replace(/_/g, " "))].some((t) => asked.has(t));
 }
@@ -32,7 +42,7 @@ export function describeCalls(state: AgentState, part: QuestionPart, index: numb
 
 interface SqlState {
   plan: SqlPlan;
-  table: SourceInfo;
+  table: SqlTable;
   aggregate?: CallRecord;
   list?: CallRecord;
 }
@@ -42,10 +52,10 @@ export function sqlStateOf(state: AgentState, part: QuestionPart, index: number)
   const records = callsForPart(state, index);
   const described = records.find((r) => r.call.tool === "describe_table" && r.status === "ok");
   const table = tablesOf(state).find((t) => t.name === described?.call.args.table);
-  if (!described || !table?.table) return undefined;
+  if (!described || !table) return undefined;
   const plan = planSql({
     question: part.text,
-    table: { ...table.table, description: table.description },
+    table: { ...table.schema, description: table.description },
     describe: described.rows,
   });
   if (!plan) return undefined;
@@ -82,7 +92,7 @@ export function sqlClaim(state: AgentState, part: QuestionPart, index: number): 
     plan: sql.plan,
     rows: sql.aggregate.rows,
     listRows: sql.list?.rows,
-    primaryKey: sql.table.table?.primaryKey,
+    primaryKey: sql.table.schema.primaryKey,
   });
   if (!text) return undefined;
   const citations = (sql.list ? passagesOf(state, sql.list, CITED_ROWS) : []).flatMap(({ n, passage }) => {

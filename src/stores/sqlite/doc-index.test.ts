@@ -66,7 +66,7 @@ describe("document index", () => {
     ]);
     expect(await search("travel")).toEqual([]);
     expect((await search("receipts")).map((d) => d.docId)).toEqual(["travel.md"]);
-    await store.removeDocuments("default", ["travel.md"]);
+    await store.removeDocuments("default", ["travel.md"], { source: "handbook" });
     expect(await search("receipts")).toEqual([]);
     await store.removeSource("default", "hr");
     expect((await search("parental")).map((d) => d.docId).sort()).toEqual(["leave.md", "secret.md"]);

@@ -10,9 +10,9 @@ export const DOC_BM25_WEIGHTS = { title: 3.0, headings: 1.5, opening: 1.0 } as c
 
 /** Writes (or replaces) a document's row in the document index; call inside the write's transaction. */
 export function indexDocument(ctx: StoreContext, doc: DocumentRecord, chunks: readonly ChunkRecord[]): void {
-  const row = ctx.stmt("SELECT rowid FROM documents WHERE tenant = ? AND id = ?").get(doc.tenant, doc.id) as
-    | { rowid: number }
-    | undefined;
+  const row = ctx
+    .stmt("SELECT rowid FROM documents WHERE tenant = ? AND id = ? AND source = ?")
+    .get(doc.tenant, doc.id, doc.source) as { rowid: number } | undefined;
   if (row === undefined) return;
   const entry = docIndexEntry({ title: doc.title, text: doc.text, sections: chunks.map((c) => c.section) });
   ctx.stmt("DELETE FROM docs_fts WHERE rowid = ?").run(row.rowid);

@@ -1,6 +1,7 @@
 import type { DocumentWrite } from "../../spec/document.js";
 import { searchText } from "../../text/tokenize.js";
 import type { StoreContext } from "./context.js";
+import { bumpDataVersion } from "./data-version.js";
 import { indexDocument } from "./doc-index.js";
 import {
   deleteVector,
@@ -33,9 +34,18 @@ function checkDimensions(ctx: StoreContext, batch: DocumentWrite[]): void {
   }
 }
 
+/** Which document: ids are unique per source. */
+export interface DocKey {
+  tenant: string;
+  source: string;
+  docId: string;
+}
+
 /** Deletes a document's chunks with their keyword rows and vectors (not the document row). */
-export function deleteChunksOf(ctx: StoreContext, tenant: string, docId: string, changes: VectorChanges): void {
-  const old = ctx.stmt("SELECT rowid, dims FROM chunks WHERE tenant = ? AND doc_id = ?").all(tenant, docId) as {
+export function deleteChunksOf(ctx: StoreContext, { tenant, source, docId }: DocKey, changes: VectorChanges): void {
+  const old = ctx
+    .stmt("SELECT rowid, dims FROM chunks WHERE tenant = ? AND doc_id = ? AND source = ?")
+    .all(tenant, docId, source) as {
     rowid: number;
     dims: number | null;
   }[];
@@ -48,7 +58,7 @@ export function deleteChunksOf(ctx: StoreContext, tenant: string, docId: string,
       changes.removed(dims, rowid);
     }
   }
-  ctx.stmt("DELETE FROM chunks WHERE tenant = ? AND doc_id = ?").run(tenant, docId);
+  ctx.stmt("DELETE FROM chunks WHERE tenant = ? AND doc_id = ? AND source = ?").run(tenant, docId, source);
 }
 
 /** Counts a write's vector changes in meta, so HNSW side indexes know they are stale. */
@@ -60,7 +70,7 @@ export function bumpVectorVersions(ctx: StoreContext, changes: VectorChanges): M
 
 const UPSERT_DOCUMENT = `INSERT INTO documents (tenant, id, source, title, updated_at, acl, content_hash, text, metadata)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (tenant, id) DO UPDATE SET source = excluded.source, title = excluded.title,
+  ON CONFLICT (tenant, id, source) DO UPDATE SET title = excluded.title,
     updated_at = excluded.updated_at, acl = excluded.acl, content_hash = excluded.content_hash,
     text = excluded.text, metadata = excluded.metadata`;
 
@@ -85,7 +95,7 @@ export function writeDocuments(
   const ensured = new Set<number>();
   const run = ctx.db.transaction(() => {
     for (const { doc, chunks } of batch) {
-      deleteChunksOf(ctx, doc.tenant, doc.id, changes);
+      deleteChunksOf(ctx, { tenant: doc.tenant, source: doc.source, docId: doc.id }, changes);
       const acl = JSON.stringify(doc.acl);
       const updatedAt = doc.updatedAt ?? null;
       upsertDocument.run(
@@ -137,26 +147,28 @@ export function writeDocuments(
       }
       indexDocument(ctx, doc, chunks);
     }
+    for (const tenant of new Set(batch.map(({ doc }) => doc.tenant))) bumpDataVersion(ctx, tenant);
     return bumpVectorVersions(ctx, changes);
   });
   const versions = run.immediate();
   return { changes, versions };
 }
 
-/** Removes documents with everything derived from them, in one transaction. */
+/** Removes documents of one source with everything derived from them, in one transaction. */
 export function removeDocuments(
   ctx: StoreContext,
-  tenant: string,
-  docIds: string[],
+  options: { tenant: string; source: string; docIds: string[] },
 ): { changes: VectorChanges; versions: Map<number, number> } {
   ctx.assertWritable("remove documents");
+  const { tenant, source } = options;
   const changes = new VectorChanges();
   const versions = ctx.db
     .transaction(() => {
-      for (const docId of docIds) {
-        deleteChunksOf(ctx, tenant, docId, changes);
-        ctx.stmt("DELETE FROM documents WHERE tenant = ? AND id = ?").run(tenant, docId);
+      for (const docId of options.docIds) {
+        deleteChunksOf(ctx, { tenant, source, docId }, changes);
+        ctx.stmt("DELETE FROM documents WHERE tenant = ? AND id = ? AND source = ?").run(tenant, docId, source);
       }
+      if (options.docIds.length > 0) bumpDataVersion(ctx, tenant);
       return bumpVectorVersions(ctx, changes);
     })
     .immediate();

@@ -1,6 +1,6 @@
 import type { EntityQuery, GraphEntity, GraphEntityType } from "../../spec/graph.js";
 import { entityKey } from "../../spec/graph.js";
-import type { Passage } from "../../spec/passage.js";
+import { type Passage, passageKey } from "../../spec/passage.js";
 import type { Principal } from "../../spec/principal.js";
 import type { StoreContext } from "./context.js";
 import { chunkFilter } from "./filters.js";
@@ -56,7 +56,7 @@ export function findEntityRows(ctx: StoreContext, query: Omit<EntityQuery, "evid
          FROM graph_entities AS e WHERE e.tenant = ? AND e.key LIKE ? ESCAPE '\\'
        )
        SELECT e.id AS id, e.key AS key, e.text AS text, ${query.type === undefined ? "e.type" : "?"} AS type,
-         count(*) AS mentions, count(DISTINCT c.doc_id) AS documents, k.exactness AS exactness
+         count(*) AS mentions, count(DISTINCT c.source || '/' || c.doc_id) AS documents, k.exactness AS exactness
        FROM candidates AS k
        CROSS JOIN graph_entities AS e ON e.id = k.id
        CROSS JOIN graph_mentions AS m ON m.entity_id = e.id
@@ -91,7 +91,7 @@ export function entityStats(ctx: StoreContext, ids: number[], principal: Princip
   const rows = ctx
     .stmt(
       `SELECT e.id AS id, e.key AS key, e.text AS text, e.type AS type, count(*) AS mentions,
-         count(DISTINCT c.doc_id) AS documents, 0 AS exactness
+         count(DISTINCT c.source || '/' || c.doc_id) AS documents, 0 AS exactness
        FROM graph_entities AS e
        CROSS JOIN graph_mentions AS m ON m.entity_id = e.id
        CROSS JOIN chunks AS c ON c.rowid = m.chunk_rowid
@@ -113,7 +113,7 @@ export function mentionPassages(
       `SELECT ${SCORED_COLUMNS}
        FROM graph_mentions AS m
        CROSS JOIN chunks AS c ON c.rowid = m.chunk_rowid
-       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id AND d.source = c.source
        WHERE m.entity_id = ? AND ${filter.sql}
        ORDER BY m.role DESC, m.count DESC, c.rowid
        LIMIT ?`,
@@ -134,7 +134,7 @@ export function edgePassages(
        FROM graph_mentions AS m1
        CROSS JOIN graph_mentions AS m2 ON m2.chunk_rowid = m1.chunk_rowid AND m2.entity_id = ?
        CROSS JOIN chunks AS c ON c.rowid = m1.chunk_rowid
-       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id AND d.source = c.source
        WHERE m1.entity_id = ? AND ${filter.sql}
        ORDER BY m1.role + m2.role, m1.count + m2.count DESC, c.rowid
        LIMIT ?`,
@@ -148,13 +148,14 @@ function passageOf(row: ScoredRow, score: number): Passage {
   return passage;
 }
 
-/** Keeps the first occurrence of each passage id, with the best score any occurrence had. */
+/** Keeps the first occurrence of each passage (source and id), with the best score any occurrence had. */
 export function mergePassages(passages: Passage[]): Passage[] {
   const byId = new Map<string, Passage>();
   for (const p of passages) {
-    const seen = byId.get(p.id);
-    if (!seen) byId.set(p.id, p);
-    else if (p.score > seen.score) byId.set(p.id, { ...seen, score: p.score });
+    const key = passageKey(p);
+    const seen = byId.get(key);
+    if (!seen) byId.set(key, p);
+    else if (p.score > seen.score) byId.set(key, { ...seen, score: p.score });
   }
   return [...byId.values()];
 }

@@ -5,7 +5,7 @@ import type { StoreContext } from "./context.js";
 const FIND_ENTITY = "SELECT id, type FROM graph_entities WHERE tenant = ? AND key = ?";
 const RETYPE_ENTITY = "UPDATE graph_entities SET type = ? WHERE id = ?";
 const INSERT_ENTITY = "INSERT INTO graph_entities (tenant, key, type, text) VALUES (?, ?, ?, ?)";
-const CHUNK_ROWID = "SELECT rowid FROM chunks WHERE tenant = ? AND id = ?";
+const CHUNK_ROWID = "SELECT rowid FROM chunks WHERE tenant = ? AND id = ? AND source = ?";
 /** A second mention in the chunk adds to the count; a text type wins over `title` (the role keeps `defines`). */
 const UPSERT_MENTION = `INSERT INTO graph_mentions (chunk_rowid, entity_id, type, role, count) VALUES (?, ?, ?, ?, 1)
   ON CONFLICT (chunk_rowid, entity_id) DO UPDATE SET count = count + 1, role = max(role, excluded.role),
@@ -29,7 +29,7 @@ export function writeMentions(ctx: StoreContext, batch: DocumentWrite[]): void {
   for (const { doc, chunks } of batch) {
     for (const chunk of chunks) {
       if (!chunk.entities || chunk.entities.length === 0) continue;
-      const rowid = rowidOf.get(doc.tenant, chunk.id) as number | undefined;
+      const rowid = rowidOf.get(doc.tenant, chunk.id, doc.source) as number | undefined;
       if (rowid === undefined) continue;
       for (const mention of chunk.entities) {
         const key = entityKey(mention.text);

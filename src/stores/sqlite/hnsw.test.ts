@@ -120,7 +120,7 @@ describe("HNSW side index", () => {
     expect(afterOwnWrite[0]!.id).toBe("doc-9000::0");
 
     const other = await createSqliteStore({ path, hnswThreshold: 10 });
-    await other.removeDocuments("default", ["doc-9000"]);
+    await other.removeDocuments("default", ["doc-9000"], { source: "random" });
     await other.close();
     const afterOtherWrite = await store.vectorSearch({
       principal: owner,

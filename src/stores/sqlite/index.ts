@@ -3,6 +3,7 @@ import { StoreError } from "../../spec/errors.js";
 import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceRecord } from "../../spec/source.js";
 import type {
+  DocumentLookup,
   KeywordQuery,
   RunRecord,
   ScoredChunk,
@@ -15,6 +16,7 @@ import type {
   VectorQuery,
 } from "../../spec/store.js";
 import { StoreContext } from "./context.js";
+import { dataVersion } from "./data-version.js";
 import { documentSearch } from "./doc-index.js";
 import * as documents from "./documents.js";
 import { cachedEmbeddings, cacheEmbeddings } from "./embedding-cache.js";
@@ -29,7 +31,7 @@ import { listSources, putSource, removeSource } from "./sources.js";
 import { SqlQueries } from "./sql-query.js";
 import type { SqlLimits } from "./sql-runner.js";
 import { toStoreError } from "./sqlite-errors.js";
-import { writeTable } from "./tables.js";
+import { removeTables, writeTable } from "./tables.js";
 import { vectorSearch } from "./vector-search.js";
 import { type EmbedderInfo, getEmbedderInfo, setEmbedderInfo, type VectorChanges } from "./vectors.js";
 
@@ -107,8 +109,14 @@ export class SqliteStore implements StoreV1 {
     );
   }
 
-  removeDocuments(tenant: string, docIds: string[]): Promise<void> {
-    return this.#run("remove documents", (ctx) => this.#vectorsChanged(documents.removeDocuments(ctx, tenant, docIds)));
+  removeDocuments(tenant: string, docIds: string[], options: { source: string }): Promise<void> {
+    return this.#run("remove documents", (ctx) =>
+      this.#vectorsChanged(documents.removeDocuments(ctx, { tenant, source: options.source, docIds })),
+    );
+  }
+
+  dataVersion(tenant: string): Promise<number> {
+    return this.#run("read the data version", (ctx) => dataVersion(ctx, tenant));
   }
 
   tenants(): Promise<string[]> {
@@ -119,12 +127,12 @@ export class SqliteStore implements StoreV1 {
     );
   }
 
-  getDocument(docId: string, principal: Principal): Promise<DocumentRecord | undefined> {
-    return this.#run("read a document", (ctx) => getDocument(ctx, docId, principal));
+  getDocument(docId: string, principal: Principal, options?: DocumentLookup): Promise<DocumentRecord | undefined> {
+    return this.#run("read a document", (ctx) => getDocument(ctx, docId, principal, options));
   }
 
-  getChunks(ids: string[], principal: Principal): Promise<ChunkRecord[]> {
-    return this.#run("read chunks", (ctx) => getChunks(ctx, ids, principal));
+  getChunks(ids: string[], principal: Principal, options?: DocumentLookup): Promise<ChunkRecord[]> {
+    return this.#run("read chunks", (ctx) => getChunks(ctx, ids, principal, options));
   }
 
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
@@ -141,8 +149,12 @@ export class SqliteStore implements StoreV1 {
     );
   }
 
-  writeTable(table: TableWrite): Promise<void> {
+  writeTable(table: TableWrite): Promise<{ name: string }> {
     return this.#run("write a table", (ctx) => writeTable(ctx, table));
+  }
+
+  removeTables(tenant: string, source: string, keep: string[]): Promise<void> {
+    return this.#run("remove tables", (ctx) => removeTables(ctx, { tenant, source, keep }));
   }
 
   /** Runs in a runner process that is killed at the time limit or on abort (see `sql-query.ts`). */

@@ -118,7 +118,7 @@ function permitted(ctx: StoreContext, candidates: Candidate[], filter: SqlFragme
       `SELECT ${SCORED_COLUMNS}
        FROM json_each(?) AS j
        CROSS JOIN chunks AS c ON c.rowid = j.value
-       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id AND d.source = c.source
        WHERE ${filter.sql}
        ORDER BY j.key
        LIMIT ?`,
@@ -146,7 +146,7 @@ export function keywordSearchJoined(ctx: StoreContext, match: string, filter: Sq
        SELECT ${SCORED_COLUMNS}, hits.raw AS raw
        FROM hits
        CROSS JOIN chunks AS c ON c.rowid = hits.rowid
-       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id AND d.source = c.source
        ORDER BY hits.raw DESC, hits.rowid`,
     )
     .all(match, ...filter.params, k) as Hit[];

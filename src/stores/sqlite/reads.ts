@@ -1,5 +1,6 @@
 import type { ChunkRecord, DocumentRecord } from "../../spec/document.js";
 import type { Principal } from "../../spec/principal.js";
+import type { DocumentLookup } from "../../spec/store.js";
 import type { StoreContext } from "./context.js";
 import { aclAllows, isOwner, sourceAllowed } from "./filters.js";
 
@@ -25,11 +26,21 @@ function readable(alias: string, principal: Principal): { sql: string; params: u
   };
 }
 
-export function getDocument(ctx: StoreContext, docId: string, principal: Principal): DocumentRecord | undefined {
+/**
+ * The document `docId` the principal may read: of `source` when given, else (an id held by several readable
+ * sources) the one whose source sorts first, so the choice is deterministic (see `DocumentLookup`).
+ */
+export function getDocument(
+  ctx: StoreContext,
+  docId: string,
+  principal: Principal,
+  options: DocumentLookup = {},
+): DocumentRecord | undefined {
   const where = readable("d", principal);
-  const row = ctx.stmt(`SELECT * FROM documents AS d WHERE d.id = ? AND ${where.sql}`).get(docId, ...where.params) as
-    | DocumentRow
-    | undefined;
+  const bySource = options.source === undefined ? "" : "AND d.source = ?";
+  const row = ctx
+    .stmt(`SELECT * FROM documents AS d WHERE d.id = ? ${bySource} AND ${where.sql} ORDER BY d.source LIMIT 1`)
+    .get(docId, ...(options.source === undefined ? [] : [options.source]), ...where.params) as DocumentRow | undefined;
   if (!row) return undefined;
   const doc: DocumentRecord = {
     id: row.id,
@@ -47,6 +58,7 @@ export function getDocument(ctx: StoreContext, docId: string, principal: Princip
 
 interface ChunkRow {
   id: string;
+  source: string;
   doc_id: string;
   ordinal: number;
   text: string;
@@ -57,17 +69,28 @@ interface ChunkRow {
   body: string;
 }
 
-/** Chunks by id, in the order asked, leaving out those missing or not readable by the principal. */
-export function getChunks(ctx: StoreContext, ids: string[], principal: Principal): ChunkRecord[] {
+/**
+ * Chunks by id, in the order asked, leaving out those missing or not readable by the principal. Of `source`
+ * when given; else an id held by several readable sources gives the chunk whose source sorts first.
+ */
+export function getChunks(
+  ctx: StoreContext,
+  ids: string[],
+  principal: Principal,
+  options: DocumentLookup = {},
+): ChunkRecord[] {
   if (ids.length === 0) return [];
   const where = readable("c", principal);
+  const bySource = options.source === undefined ? "" : "AND c.source = ?";
   const rows = ctx
     .stmt(
-      `SELECT c.id, c.doc_id, c.ordinal, c.text, c.section, c.start, c."end", c.tokens, f.body
+      `SELECT c.id, c.source, c.doc_id, c.ordinal, c.text, c.section, c.start, c."end", c.tokens, f.body
        FROM chunks AS c CROSS JOIN chunks_fts AS f ON f.rowid = c.rowid
-       WHERE c.id IN (SELECT value FROM json_each(?)) AND ${where.sql}`,
+       WHERE c.id IN (SELECT value FROM json_each(?)) ${bySource} AND ${where.sql}
+       ORDER BY c.source DESC`,
     )
-    .all(JSON.stringify(ids), ...where.params) as ChunkRow[];
+    .all(JSON.stringify(ids), ...(options.source === undefined ? [] : [options.source]), ...where.params) as ChunkRow[];
+  // Rows come last-source-first, so the first source of each id is the one the map keeps.
   const byId = new Map(rows.map((row) => [row.id, row]));
   const out: ChunkRecord[] = [];
   for (const id of new Set(ids)) {

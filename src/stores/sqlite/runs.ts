@@ -9,9 +9,11 @@ export function saveRun(ctx: StoreContext, run: RunRecord): void {
   ctx.assertWritable("save a run");
   const result = ctx
     .stmt(
-      `INSERT INTO runs (run_id, tenant, user, question, started_at, events, answer) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO runs (run_id, tenant, user, question, started_at, events, answer, sources)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (run_id) DO UPDATE SET user = excluded.user, question = excluded.question,
-         started_at = excluded.started_at, events = excluded.events, answer = excluded.answer
+         started_at = excluded.started_at, events = excluded.events, answer = excluded.answer,
+         sources = excluded.sources
        WHERE runs.tenant = excluded.tenant`,
     )
     .run(
@@ -22,6 +24,7 @@ export function saveRun(ctx: StoreContext, run: RunRecord): void {
       run.startedAt,
       JSON.stringify(run.events),
       run.answer === undefined ? null : JSON.stringify(run.answer),
+      run.sources === undefined ? null : JSON.stringify(run.sources),
     );
   if (result.changes === 0) {
     throw new AccessDeniedError(`Run ${run.runId} belongs to another tenant.`, { runId: run.runId });
@@ -36,6 +39,7 @@ interface RunRow {
   started_at: string;
   events: string;
   answer: string | null;
+  sources: string | null;
 }
 
 /** A run of the principal's tenant, started by the principal (or any run of the tenant for the owner role `*`). */
@@ -53,5 +57,6 @@ export function getRun(ctx: StoreContext, runId: string, principal: Principal): 
     events: JSON.parse(row.events) as unknown[],
   };
   if (row.answer !== null) run.answer = JSON.parse(row.answer) as unknown;
+  if (row.sources !== null) run.sources = JSON.parse(row.sources) as string[];
   return run;
 }

@@ -11,31 +11,40 @@ const DOC_INDEX_DDL = `
 CREATE VIRTUAL TABLE docs_fts USING fts5 (
   title, headings, opening, tokenize = 'porter unicode61 remove_diacritics 2'
 );
+`;
+
+/** Recreated on every open: rebuilding the documents table (a schema migration) drops its triggers. */
+const DOC_INDEX_TRIGGER = `
 CREATE TRIGGER IF NOT EXISTS docs_fts_forget AFTER DELETE ON documents BEGIN
   DELETE FROM docs_fts WHERE rowid = old.rowid;
 END;
 `;
 
 /**
- * Creates the document index when missing (no-op when present) and fills it from the documents already
- * stored, so stores created before it gain it. Runs on every writable open.
+ * Creates the document index when missing and fills it from the documents already stored, so stores created
+ * before it gain it; makes sure its trigger exists. Runs on every writable open.
  */
 export function ensureDocIndexSchema(db: Database.Database): void {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'docs_fts'").get();
-  if (exists) return;
+  if (exists) {
+    db.exec(DOC_INDEX_TRIGGER);
+    return;
+  }
   db.transaction(() => {
     db.exec(DOC_INDEX_DDL);
-    const docs = db.prepare("SELECT rowid, tenant, id, title, text FROM documents").all() as {
+    db.exec(DOC_INDEX_TRIGGER);
+    const docs = db.prepare("SELECT rowid, tenant, id, source, title, text FROM documents").all() as {
       rowid: number;
       tenant: string;
       id: string;
+      source: string;
       title: string;
       text: string;
     }[];
-    const sections = db.prepare("SELECT DISTINCT section FROM chunks WHERE tenant = ? AND doc_id = ?");
+    const sections = db.prepare("SELECT DISTINCT section FROM chunks WHERE tenant = ? AND doc_id = ? AND source = ?");
     const insert = db.prepare("INSERT INTO docs_fts (rowid, title, headings, opening) VALUES (?, ?, ?, ?)");
     for (const doc of docs) {
-      const paths = (sections.all(doc.tenant, doc.id) as { section: string }[]).map(
+      const paths = (sections.all(doc.tenant, doc.id, doc.source) as { section: string }[]).map(
         (row) => JSON.parse(row.section) as string[],
       );
       const entry: DocIndexEntry = docIndexEntry({ title: doc.title, text: doc.text, sections: paths });

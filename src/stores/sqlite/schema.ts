@@ -5,11 +5,16 @@ import * as sqliteVec from "sqlite-vec";
 import { StoreError } from "../../spec/errors.js";
 import { ensureDocIndexSchema } from "./schema-docs.js";
 import { ensureGraphSchema } from "./schema-graph.js";
+import { migrateV1toV2 } from "./schema-v2.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
-const DDL_V1 = `
+/**
+ * The first schema, frozen: a new database is created with it and brought up to date by `MIGRATIONS`, so every
+ * store (new or old) reaches the current shape the same way.
+ */
+export const DDL_V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE sources (
@@ -63,8 +68,8 @@ CREATE TABLE turns (
 ) WITHOUT ROWID;
 `;
 
-/** Step n upgrades a database at version n to n + 1. Empty until the first change after v1. */
-const MIGRATIONS: ((db: Database.Database) => void)[] = [];
+/** Step n upgrades a database at version n to n + 1 (inside one transaction, foreign keys off). */
+const MIGRATIONS: ((db: Database.Database) => void)[] = [migrateV1toV2];
 
 export interface OpenOptions {
   path: string;
@@ -123,13 +128,31 @@ function migrate(db: Database.Database, readonly: boolean, path: string): void {
       },
     );
   }
-  db.transaction(() => {
-    let from = version;
-    if (from === undefined) {
-      db.exec(DDL_V1);
-      from = 1;
-    }
-    for (let v = from; v < SCHEMA_VERSION; v++) MIGRATIONS[v - 1]?.(db);
-    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
-  }).immediate();
+  // Rebuilding a table that others reference needs foreign keys off, and the pragma is a no-op inside a
+  // transaction; the migration checks them itself before it commits.
+  db.pragma("foreign_keys = OFF");
+  try {
+    db.transaction(() => {
+      let from = version;
+      if (from === undefined) {
+        db.exec(DDL_V1);
+        from = 1;
+      }
+      for (let v = from; v < SCHEMA_VERSION; v++) MIGRATIONS[v - 1]?.(db);
+      const broken = db.pragma("foreign_key_check") as unknown[];
+      if (broken.length > 0) {
+        throw new StoreError(
+          `Upgrading the store at ${path} left ${broken.length} rows without their parent.`,
+          undefined,
+          {
+            path,
+            version,
+          },
+        );
+      }
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+    }).immediate();
+  } finally {
+    db.pragma("foreign_keys = ON");
+  }
 }

@@ -1,20 +1,36 @@
 import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceKind, SourceRecord, TableSchema } from "../../spec/source.js";
 import type { StoreContext } from "./context.js";
+import { bumpDataVersion } from "./data-version.js";
 import { bumpVectorVersions, deleteChunksOf } from "./documents.js";
 import { aclAllows, isOwner } from "./filters.js";
-import { dropTable, visibleColumns } from "./tables.js";
+import { dropTables, visibleColumns } from "./tables.js";
 import { VectorChanges } from "./vectors.js";
 
+/** Registers or updates a source; a new source or a changed one (ACL, description, kind, path) bumps the data version. */
 export function putSource(ctx: StoreContext, source: SourceRecord): void {
   ctx.assertWritable("register a source");
-  ctx
-    .stmt(
-      `INSERT INTO sources (tenant, name, kind, description, acl, path) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (tenant, name) DO UPDATE SET kind = excluded.kind, description = excluded.description,
-         acl = excluded.acl, path = excluded.path`,
-    )
-    .run(source.tenant, source.name, source.kind, source.description, JSON.stringify(source.acl), source.path ?? null);
+  ctx.db
+    .transaction(() => {
+      const { changes } = ctx
+        .stmt(
+          `INSERT INTO sources (tenant, name, kind, description, acl, path) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (tenant, name) DO UPDATE SET kind = excluded.kind, description = excluded.description,
+             acl = excluded.acl, path = excluded.path
+           WHERE kind IS NOT excluded.kind OR description IS NOT excluded.description OR acl IS NOT excluded.acl
+             OR path IS NOT excluded.path`,
+        )
+        .run(
+          source.tenant,
+          source.name,
+          source.kind,
+          source.description,
+          JSON.stringify(source.acl),
+          source.path ?? null,
+        );
+      if (changes > 0) bumpDataVersion(ctx, source.tenant);
+    })
+    .immediate();
 }
 
 interface SourceRow {
@@ -26,7 +42,7 @@ interface SourceRow {
   path: string | null;
   documents: number;
   chunks: number;
-  schema: string | null;
+  tables: string | null;
 }
 
 /** Sources the principal may read; counts include only the documents (and their chunks) it may read. */
@@ -38,10 +54,12 @@ export function listSources(ctx: StoreContext, principal: Principal): SourceInfo
   const sourceAcl = owner ? "" : `AND ${aclAllows("s.acl")}`;
   const rows = ctx
     .stmt(
-      `SELECT s.tenant, s.name, s.kind, s.description, s.acl, s.path, t.schema,
+      `SELECT s.tenant, s.name, s.kind, s.description, s.acl, s.path,
+         (SELECT json_group_array(json_object('file', t.file, 'schema', json(t.schema)))
+            FROM table_sources AS t WHERE t.tenant = s.tenant AND t.source = s.name) AS tables,
          (SELECT count(*) FROM documents AS d WHERE d.tenant = s.tenant AND d.source = s.name ${docAcl}) AS documents,
          (SELECT count(*) FROM chunks AS c WHERE c.tenant = s.tenant AND c.source = s.name ${chunkAcl}) AS chunks
-       FROM sources AS s LEFT JOIN table_sources AS t ON t.tenant = s.tenant AND t.source = s.name
+       FROM sources AS s
        WHERE s.tenant = ? ${sourceAcl}
        ORDER BY s.name`,
     )
@@ -57,9 +75,11 @@ export function listSources(ctx: StoreContext, principal: Principal): SourceInfo
       chunks: row.chunks,
     };
     if (row.path !== null) info.path = row.path;
-    if (row.schema !== null) {
-      const schema = JSON.parse(row.schema) as TableSchema;
-      info.table = { ...schema, columns: visibleColumns(schema) };
+    const tables = JSON.parse(row.tables ?? "[]") as { file: string; schema: TableSchema }[];
+    if (tables.length > 0) {
+      info.tables = tables
+        .map(({ file, schema }) => ({ ...schema, file, columns: visibleColumns(schema) }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     }
     return info;
   });
@@ -78,10 +98,11 @@ export function removeSource(
       const docs = ctx.stmt("SELECT id FROM documents WHERE tenant = ? AND source = ?").all(tenant, name) as {
         id: string;
       }[];
-      for (const { id } of docs) deleteChunksOf(ctx, tenant, id, changes);
+      for (const { id } of docs) deleteChunksOf(ctx, { tenant, source: name, docId: id }, changes);
       ctx.stmt("DELETE FROM documents WHERE tenant = ? AND source = ?").run(tenant, name);
-      dropTable(ctx, tenant, name);
+      dropTables(ctx, { tenant, source: name });
       ctx.stmt("DELETE FROM sources WHERE tenant = ? AND name = ?").run(tenant, name);
+      bumpDataVersion(ctx, tenant);
       return bumpVectorVersions(ctx, changes);
     })
     .immediate();

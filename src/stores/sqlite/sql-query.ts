@@ -74,9 +74,11 @@ export class SqlQueries {
   #permittedTables(principal: Principal): RegisteredTable[] {
     const allowed = sourceAllowed("t.source", "t.tenant", principal);
     const rows = this.#ctx
-      .stmt(`SELECT t.source, t.sql_name, t.schema FROM table_sources AS t WHERE t.tenant = ? AND ${allowed.sql}`)
-      .all(principal.tenant, ...allowed.params) as { source: string; sql_name: string; schema: string }[];
-    return rows.map(parseTableRow).sort((a, b) => a.source.localeCompare(b.source));
+      .stmt(
+        `SELECT t.name, t.source, t.sql_name, t.schema FROM table_sources AS t WHERE t.tenant = ? AND ${allowed.sql}`,
+      )
+      .all(principal.tenant, ...allowed.params) as { name: string; source: string; sql_name: string; schema: string }[];
+    return rows.map(parseTableRow).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** The serialized private copy of `tables`, from the cache or built now. */
@@ -109,10 +111,10 @@ export class SqlQueries {
     try {
       db.transaction(() => {
         for (const table of tables) {
-          db.exec(createTableSql(table.source, table.schema));
+          db.exec(createTableSql(table.name, table.schema));
           const width = table.schema.columns.length + 1;
           const insert = db.prepare(
-            `INSERT INTO ${quoteIdent(table.source)} VALUES (${Array(width).fill("?").join(", ")})`,
+            `INSERT INTO ${quoteIdent(table.name)} VALUES (${Array(width).fill("?").join(", ")})`,
           );
           const rows = this.#ctx.db
             .prepare(`SELECT * FROM ${quoteIdent(table.sqlName)}`)
@@ -140,7 +142,7 @@ function result(reply: SqlReply, sql: string, tables: readonly RegisteredTable[]
   if (reply.kind === "sqlite") {
     throw toStoreError(
       { code: reply.code, message: reply.message },
-      { operation: "run the query", sql, tables: tables.map((table) => table.source) },
+      { operation: "run the query", sql, tables: tables.map((table) => table.name) },
     );
   }
   throw new StoreError(`The SQL runner failed: ${reply.message}`, undefined, { sql });

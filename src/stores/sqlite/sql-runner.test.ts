@@ -20,6 +20,7 @@ async function storeWith(limits: Partial<SqlLimits>): Promise<SqliteStore> {
   await store.writeTable({
     tenant: "acme",
     source: "big",
+    file: "big.csv",
     schema: {
       name: "big",
       primaryKey: "n",

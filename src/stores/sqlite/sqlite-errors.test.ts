@@ -207,6 +207,7 @@ describe("typed errors at the store's write boundaries", () => {
         store.writeTable({
           tenant: "t",
           source: "parts",
+          file: "parts.csv",
           schema: { name: "parts", primaryKey: "id", columns: [{ name: "id", type: "INTEGER" }] },
           rows: [{ id: 1 }],
         }),

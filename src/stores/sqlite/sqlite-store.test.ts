@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runStoreSuite } from "../store-suite.js";
 import { createSqliteStore } from "./index.js";
+import { SCHEMA_VERSION } from "./schema.js";
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "ferret-sqlite-"));
@@ -11,7 +12,11 @@ function tempDir(): string {
 
 runStoreSuite("sqlite", async () => {
   const dir = tempDir();
-  const store = await createSqliteStore({ path: join(dir, "nested", "ferret.db") });
+  // A memory cap far above what the suite's runaway queries reach before their time limit (the limit must decide).
+  const store = await createSqliteStore({
+    path: join(dir, "nested", "ferret.db"),
+    sql: { memoryBytes: 4 * 1024 ** 3 },
+  });
   return { store, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 });
 
@@ -32,7 +37,9 @@ describe("sqlite store", () => {
       const Database = (await import("better-sqlite3")).default;
       const db = new Database(path, { readonly: true });
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: "1" });
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
+        value: String(SCHEMA_VERSION),
+      });
       db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -3,8 +3,9 @@ import { InvalidInputError } from "../../spec/errors.js";
 import type { TableColumn, TableSchema } from "../../spec/source.js";
 import type { TableWrite } from "../../spec/store.js";
 import type { StoreContext } from "./context.js";
+import { bumpDataVersion } from "./data-version.js";
 
-/** Column every table gets: `<path>#<primary key value>`, the row's citable id (path: the source's, else its name). */
+/** Column every table gets: `<file>#<primary key value>`, the row's citable id (its row document's id). */
 export const ROW_ID_COLUMN = "_id";
 
 const TYPES = new Set(["TEXT", "INTEGER", "REAL"]);
@@ -13,11 +14,11 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** Internal SQL name of a table source: `tbl__<tenant>__<source>`, sanitised, with a hash against collisions. */
-export function internalTableName(tenant: string, source: string): string {
+/** Internal SQL name of a table: `tbl__<tenant>__<name>`, sanitised, with a hash against collisions. */
+export function internalTableName(tenant: string, name: string): string {
   const clean = (s: string) => s.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 40);
-  const hash = createHash("sha256").update(`${tenant}\u0000${source}`).digest("hex").slice(0, 8);
-  return `tbl__${clean(tenant)}__${clean(source)}__${hash}`;
+  const hash = createHash("sha256").update(`${tenant}\u0000${name}`).digest("hex").slice(0, 8);
+  return `tbl__${clean(tenant)}__${clean(name)}__${hash}`;
 }
 
 /** The columns queries see: the schema's, then `_id`. */
@@ -30,83 +31,129 @@ export function createTableSql(name: string, schema: TableSchema): string {
   return `CREATE TABLE ${quoteIdent(name)} (${columns.join(", ")})`;
 }
 
+/** Column names SQLite gives a meaning of its own (the row id), besides ferret's `_id`. */
+export const RESERVED_COLUMNS: ReadonlySet<string> = new Set([ROW_ID_COLUMN, "rowid", "oid", "_rowid_"]);
+
 function validate(table: TableWrite): void {
   const { schema } = table;
+  const where = `Table ${schema.name} (${table.file})`;
+  if (schema.name.trim() === "" || /^sqlite_/i.test(schema.name)) {
+    throw new InvalidInputError(`${where}: "${schema.name}" cannot name a table.`, { file: table.file });
+  }
   const names = new Set<string>();
   for (const column of schema.columns) {
     if (!TYPES.has(column.type)) {
-      throw new InvalidInputError(`Column ${column.name} of table ${table.source} has unknown type ${column.type}.`, {
+      throw new InvalidInputError(`${where}: column ${column.name} has unknown type ${column.type}.`, {
+        file: table.file,
         field: column.name,
       });
     }
+    // SQLite identifiers ignore case: `Name` and `name` are one column.
     const lower = column.name.toLowerCase();
-    if (lower === ROW_ID_COLUMN || names.has(lower) || column.name.length === 0) {
-      throw new InvalidInputError(
-        `Table ${table.source} has a duplicate, empty or reserved column name "${column.name}".`,
-        {
-          field: column.name,
-        },
-      );
+    if (RESERVED_COLUMNS.has(lower) || names.has(lower) || column.name.length === 0) {
+      throw new InvalidInputError(`${where} has a duplicate, empty or reserved column name "${column.name}".`, {
+        file: table.file,
+        field: column.name,
+      });
     }
     names.add(lower);
   }
   if (!schema.columns.some((column) => column.name === schema.primaryKey)) {
-    throw new InvalidInputError(`Table ${table.source}: primary key ${schema.primaryKey} is not one of its columns.`, {
+    throw new InvalidInputError(`${where}: primary key ${schema.primaryKey} is not one of its columns.`, {
+      file: table.file,
       field: schema.primaryKey,
     });
   }
 }
 
-/** Creates or replaces the SQL table of a table source and fills it, in one transaction. */
-export function writeTable(ctx: StoreContext, table: TableWrite): void {
+/** The name a new table gets: the wanted one, else the first free `<name>_2`, `<name>_3`, ... (case-insensitive). */
+function freeName(ctx: StoreContext, tenant: string, wanted: string): string {
+  const taken = ctx.stmt("SELECT 1 FROM table_sources WHERE tenant = ? AND lower(name) = lower(?)");
+  if (taken.get(tenant, wanted) === undefined) return wanted;
+  for (let n = 2; ; n++) {
+    const candidate = `${wanted}_${n}`;
+    if (taken.get(tenant, candidate) === undefined) return candidate;
+  }
+}
+
+/**
+ * Creates or replaces one file's SQL table and fills it, in one transaction; returns its name. A file written
+ * again keeps the name it has; a new one gets the wanted name or, when taken in the tenant, the first free suffix.
+ */
+export function writeTable(ctx: StoreContext, table: TableWrite): { name: string } {
   ctx.assertWritable("write a table");
   validate(table);
-  const schema: TableSchema = { ...table.schema, name: table.source };
-  const sqlName = internalTableName(table.tenant, table.source);
-  const source = ctx.stmt("SELECT path FROM sources WHERE tenant = ? AND name = ?").get(table.tenant, table.source) as
-    | { path: string | null }
-    | undefined;
-  const idPrefix = source?.path ?? table.source;
-  const columns = schema.columns.map((column) => column.name);
-  ctx.db
+  const columns = table.schema.columns.map((column) => column.name);
+  return ctx.db
     .transaction(() => {
+      const existing = ctx
+        .stmt("SELECT name, sql_name FROM table_sources WHERE tenant = ? AND source = ? AND file = ?")
+        .get(table.tenant, table.source, table.file) as { name: string; sql_name: string } | undefined;
+      const name = existing?.name ?? freeName(ctx, table.tenant, table.schema.name);
+      const sqlName = existing?.sql_name ?? internalTableName(table.tenant, name);
+      const schema: TableSchema = { ...table.schema, name };
       ctx.db.exec(`DROP TABLE IF EXISTS ${quoteIdent(sqlName)}`);
       ctx.db.exec(createTableSql(sqlName, schema));
       const insert = ctx.db.prepare(
         `INSERT INTO ${quoteIdent(sqlName)} VALUES (${[...columns, ROW_ID_COLUMN].map(() => "?").join(", ")})`,
       );
       for (const row of table.rows) {
-        const values = columns.map((name) => row[name] ?? null);
-        insert.run(...values, `${idPrefix}#${row[schema.primaryKey] ?? ""}`);
+        const values = columns.map((column) => row[column] ?? null);
+        insert.run(...values, `${table.file}#${row[schema.primaryKey] ?? ""}`);
       }
       ctx
         .stmt(
-          `INSERT INTO table_sources (tenant, source, sql_name, schema) VALUES (?, ?, ?, ?)
-           ON CONFLICT (tenant, source) DO UPDATE SET sql_name = excluded.sql_name, schema = excluded.schema`,
+          `INSERT INTO table_sources (tenant, name, source, file, sql_name, schema) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (tenant, name) DO UPDATE SET schema = excluded.schema`,
         )
-        .run(table.tenant, table.source, sqlName, JSON.stringify(schema));
+        .run(table.tenant, name, table.source, table.file, sqlName, JSON.stringify(schema));
       ctx.bump("tables_version");
+      bumpDataVersion(ctx, table.tenant);
+      return { name };
     })
     .immediate();
 }
 
 export interface RegisteredTable {
+  /** The SQL name queries use. */
+  name: string;
   source: string;
   sqlName: string;
   schema: TableSchema;
 }
 
-export function parseTableRow(row: { source: string; sql_name: string; schema: string }): RegisteredTable {
-  return { source: row.source, sqlName: row.sql_name, schema: JSON.parse(row.schema) as TableSchema };
+export function parseTableRow(row: {
+  name: string;
+  source: string;
+  sql_name: string;
+  schema: string;
+}): RegisteredTable {
+  return { name: row.name, source: row.source, sqlName: row.sql_name, schema: JSON.parse(row.schema) as TableSchema };
 }
 
-/** Drops a table source's SQL table and registration (inside the caller's transaction). */
-export function dropTable(ctx: StoreContext, tenant: string, source: string): void {
-  const row = ctx.stmt("SELECT sql_name FROM table_sources WHERE tenant = ? AND source = ?").get(tenant, source) as
-    | { sql_name: string }
-    | undefined;
-  if (!row) return;
-  ctx.db.exec(`DROP TABLE IF EXISTS ${quoteIdent(row.sql_name)}`);
-  ctx.stmt("DELETE FROM table_sources WHERE tenant = ? AND source = ?").run(tenant, source);
-  ctx.bump("tables_version");
+/**
+ * Drops the SQL tables of a source (all of them, or those whose file is not in `keep`) with their registration,
+ * inside the caller's transaction. Returns how many were dropped.
+ */
+export function dropTables(ctx: StoreContext, options: { tenant: string; source: string; keep?: string[] }): number {
+  const rows = ctx
+    .stmt("SELECT name, file, sql_name FROM table_sources WHERE tenant = ? AND source = ?")
+    .all(options.tenant, options.source) as { name: string; file: string; sql_name: string }[];
+  const keep = new Set(options.keep ?? []);
+  const gone = rows.filter((row) => !keep.has(row.file));
+  for (const row of gone) {
+    ctx.db.exec(`DROP TABLE IF EXISTS ${quoteIdent(row.sql_name)}`);
+    ctx.stmt("DELETE FROM table_sources WHERE tenant = ? AND name = ?").run(options.tenant, row.name);
+  }
+  if (gone.length > 0) {
+    ctx.bump("tables_version");
+    bumpDataVersion(ctx, options.tenant);
+  }
+  return gone.length;
+}
+
+/** Drops the source's tables whose file is not in `keep`, in one transaction. */
+export function removeTables(ctx: StoreContext, options: { tenant: string; source: string; keep: string[] }): void {
+  ctx.assertWritable("remove tables");
+  ctx.db.transaction(() => dropTables(ctx, options)).immediate();
 }

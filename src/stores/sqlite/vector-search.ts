@@ -56,7 +56,7 @@ function exact(ctx: StoreContext, query: VectorQuery, k: number): ScoredChunk[] 
        SELECT ${SCORED_COLUMNS}, knn.distance AS distance
        FROM knn
        CROSS JOIN chunks AS c ON c.rowid = knn.rowid
-       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+       CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id AND d.source = c.source
        ORDER BY knn.distance`,
     )
     .all(
@@ -84,7 +84,7 @@ function approximate(ctx: StoreContext, query: VectorQuery, k: number, hnsw: Hns
     `SELECT ${SCORED_COLUMNS}
      FROM json_each(?) AS j
      CROSS JOIN chunks AS c ON c.rowid = j.value
-     CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id
+     CROSS JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id AND d.source = c.source
      WHERE ${filter.sql}`,
   );
   let pool = Math.max(k * 4, 64);

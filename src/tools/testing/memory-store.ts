@@ -36,15 +36,20 @@ export function createMemoryStore(
     documentHashes: unsupported("documentHashes"),
     writeDocuments: unsupported("writeDocuments"),
     removeDocuments: unsupported("removeDocuments"),
-    async getDocument(docId, principal) {
-      const doc = documents.find((d) => d.id === docId && d.tenant === principal.tenant);
-      if (doc === undefined || !readable(principal, doc.source) || !allows(principal, doc.acl)) return undefined;
-      return doc;
+    async getDocument(docId, principal, lookup = {}) {
+      // Same rule as every store: the given source's document, else the readable one whose source sorts first.
+      return documents
+        .filter((d) => d.id === docId && d.tenant === principal.tenant)
+        .filter((d) => lookup.source === undefined || d.source === lookup.source)
+        .filter((d) => readable(principal, d.source) && allows(principal, d.acl))
+        .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0))[0];
     },
     getChunks: unsupported("getChunks"),
     keywordSearch: unsupported("keywordSearch"),
     vectorSearch: unsupported("vectorSearch"),
     writeTable: unsupported("writeTable"),
+    removeTables: unsupported("removeTables"),
+    dataVersion: async () => 0,
     querySql: unsupported("querySql"),
     embedderInfo: async () => undefined,
     setEmbedderInfo: unsupported("setEmbedderInfo"),

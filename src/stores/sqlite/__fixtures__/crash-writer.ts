@@ -44,6 +44,6 @@ for (let n = 0; ; n++) {
   version++;
   const batch = Array.from({ length: 40 }, (_, i) => write((i * 7 + n) % 60, version));
   await store.writeDocuments(batch);
-  if (n % 5 === 4) await store.removeDocuments("default", [`doc-${n % 60}`]);
+  if (n % 5 === 4) await store.removeDocuments("default", [`doc-${n % 60}`], { source: "crash" });
   process.stdout.write(`committed ${n}\n`);
 }

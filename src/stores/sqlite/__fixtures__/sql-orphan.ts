@@ -7,6 +7,7 @@ await store.putSource({ name: "t", tenant: "default", kind: "table", description
 await store.writeTable({
   tenant: "default",
   source: "t",
+  file: "t.csv",
   schema: { name: "t", primaryKey: "n", columns: [{ name: "n", type: "INTEGER" }] },
   rows: [{ n: 1 }],
 });
