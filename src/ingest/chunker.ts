@@ -1,6 +1,15 @@
 import type { ChunkRecord } from "../spec/document.js";
-import { countTokens, searchText, sentences, words } from "../text/tokenize.js";
-import { sections } from "./sections.js";
+import {
+  cjkChars,
+  isCjk,
+  searchText,
+  sentences,
+  type TokenTally,
+  tallyTokens,
+  tokensOf,
+  words,
+} from "../text/tokenize.js";
+import { type Section, sections } from "./sections.js";
 
 /**
  * Defaults, and why. Measured with BM25 (title, section and chunk text indexed) over the 49 Northwind
@@ -42,10 +51,34 @@ export interface ChunkSpan {
   tokens: number;
 }
 
+const ZERO: TokenTally = { cjk: 0, latin: 0 };
+
+function add(a: TokenTally, b: TokenTally): TokenTally {
+  return { cjk: a.cjk + b.cjk, latin: a.latin + b.latin };
+}
+
+/** A sentence (trimmed) with its token tally. Sentences never span a line, so never a section edge. */
+interface Counted {
+  start: number;
+  end: number;
+  tally: TokenTally;
+}
+
+/** A section with the range of its sentences (`from` to `to`, exclusive) and their summed tally. */
+interface Part {
+  start: number;
+  end: number;
+  path: string[];
+  from: number;
+  to: number;
+  tally: TokenTally;
+}
+
 interface Atom {
   start: number;
   end: number;
   tokens: number;
+  tally: TokenTally;
   paragraph: number;
 }
 
@@ -56,42 +89,50 @@ function trimSpan(text: string, start: number, end: number): [number, number] {
   return [start, end];
 }
 
-/** Splits an over-long sentence at word starts into windows of about `limit` tokens. */
-function windows(text: string, start: number, end: number, limit: number): [number, number][] {
-  const ws = words(text.slice(start, end));
-  const out: [number, number][] = [];
-  let from = start;
-  let tokens = 0;
-  for (const w of ws) {
-    const t = countTokens(w.word);
-    if (tokens > 0 && tokens + t > limit) {
-      out.push(trimSpan(text, from, start + w.start));
-      from = start + w.start;
-      tokens = 0;
-    }
-    tokens += t;
-  }
-  out.push(trimSpan(text, from, end));
-  return out.filter(([a, b]) => b > a);
+/** Tokens of one word, as `countTokens` counts a word on its own. */
+function wordTokens(word: string): number {
+  return isCjk(word) ? cjkChars(word) : 2;
 }
 
-/** Sentences of a span, grouped by paragraph (blank-line separated); over-long sentences are windowed. */
-function atoms(text: string, start: number, end: number, limit: number): Atom[] {
-  const out: Atom[] = [];
-  const slice = text.slice(start, end);
-  const breaks = [...slice.matchAll(/\n[ \t]*\n/g)].map((m) => start + (m.index ?? 0));
-  let paragraph = 0;
+/** Splits an over-long sentence at word starts into windows of about `limit` tokens, with their tallies. */
+function windows(text: string, start: number, end: number, limit: number): Counted[] {
+  const out: Counted[] = [];
+  const push = (from: number, to: number, latin: number) => {
+    const [a, b] = trimSpan(text, from, to);
+    if (b > a) out.push({ start: a, end: b, tally: { cjk: cjkChars(text.slice(a, b)), latin } });
+  };
   let from = start;
-  for (const cut of [...breaks, end]) {
-    for (const s of sentences(text.slice(from, cut))) {
-      const a = from + s.start;
-      const b = from + s.end;
-      const tokens = countTokens(s.text);
-      const spans: [number, number][] = tokens > limit ? windows(text, a, b, limit) : [[a, b]];
-      for (const [x, y] of spans) out.push({ start: x, end: y, tokens: countTokens(text.slice(x, y)), paragraph });
+  let tokens = 0;
+  let latin = 0;
+  for (const w of words(text.slice(start, end))) {
+    const t = wordTokens(w.word);
+    if (tokens > 0 && tokens + t > limit) {
+      push(from, start + w.start, latin);
+      from = start + w.start;
+      tokens = 0;
+      latin = 0;
     }
-    paragraph++;
-    from = cut;
+    tokens += t;
+    if (!isCjk(w.word)) latin++;
+  }
+  push(from, end, latin);
+  return out;
+}
+
+/**
+ * A section's sentences as packing units, numbered by paragraph (blank-line separated); over-long sentences
+ * are windowed. Counts come from the sentence tallies: no text is segmented twice.
+ */
+function atoms(text: string, start: number, end: number, sents: Counted[], limit: number): Atom[] {
+  const out: Atom[] = [];
+  const breaks = [...text.slice(start, end).matchAll(/\n[ \t]*\n/g)].map((m) => start + (m.index ?? 0));
+  let paragraph = 0;
+  for (const s of sents) {
+    while (paragraph < breaks.length && (breaks[paragraph] as number) <= s.start) paragraph++;
+    const tokens = tokensOf(s.tally);
+    const spans = tokens > limit ? windows(text, s.start, s.end, limit) : [s];
+    for (const w of spans)
+      out.push({ start: w.start, end: w.end, tokens: tokensOf(w.tally), tally: w.tally, paragraph });
   }
   return out;
 }
@@ -134,7 +175,7 @@ function pack(list: Atom[], o: Required<ChunkOptions>): [number, number][] {
     }
     i = next;
   }
-  return out.map(([a, b]) => [(list[a] as Atom).start, (list[b - 1] as Atom).end]);
+  return out;
 }
 
 function commonPrefix(paths: string[][]): string[] {
@@ -148,26 +189,52 @@ function commonPrefix(paths: string[][]): string[] {
   return first.slice(0, n);
 }
 
-/** Neighbouring sections joined while their combined size stays within `limit`. */
-function merged(text: string, secs: ReturnType<typeof sections>, limit: number): ReturnType<typeof sections> {
-  const out: ReturnType<typeof sections> = [];
+/** Sections with their sentences and tallies (sections are in order, sentences too: one pass). */
+function parts(secs: Section[], sents: Counted[]): Part[] {
+  const out: Part[] = [];
+  let i = 0;
   for (const sec of secs) {
-    const last = out[out.length - 1];
-    if (last && countTokens(text.slice(last.start, sec.end)) <= limit) {
-      out[out.length - 1] = { start: last.start, end: sec.end, path: commonPrefix([last.path, sec.path]) };
-    } else out.push({ ...sec });
+    while (i < sents.length && (sents[i] as Counted).start < sec.start) i++;
+    const from = i;
+    let tally = ZERO;
+    while (i < sents.length && (sents[i] as Counted).start < sec.end) tally = add(tally, (sents[i++] as Counted).tally);
+    out.push({ ...sec, from, to: i, tally });
   }
   return out;
 }
 
-/** Chunk spans of a text. Each span's text is `text.slice(start, end)`, with no surrounding whitespace. */
+/** Neighbouring sections joined while their combined size stays within `limit`. */
+function merged(list: Part[], limit: number): Part[] {
+  const out: Part[] = [];
+  for (const part of list) {
+    const last = out[out.length - 1];
+    const tally = last ? add(last.tally, part.tally) : part.tally;
+    if (last && tokensOf(tally) <= limit) {
+      out[out.length - 1] = {
+        ...part,
+        start: last.start,
+        from: last.from,
+        path: commonPrefix([last.path, part.path]),
+        tally,
+      };
+    } else out.push(part);
+  }
+  return out;
+}
+
+/**
+ * Chunk spans of a text. Each span's text is `text.slice(start, end)`, with no surrounding whitespace.
+ * Linear in the text: sentences are found and counted once, and every larger count is a sum of theirs.
+ */
 export function chunkText(options: { text: string } & ChunkOptions): ChunkSpan[] {
   const o = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   const { text } = options;
-  const secs = o.mergeSections ? merged(text, sections(text), o.targetTokens) : sections(text);
   const [docStart, docEnd] = trimSpan(text, 0, text.length);
   if (docEnd <= docStart) return [];
-  const whole = countTokens(text);
+  const sents: Counted[] = sentences(text).map((s) => ({ start: s.start, end: s.end, tally: tallyTokens(s.text) }));
+  const all = parts(sections(text), sents);
+  const secs = o.mergeSections ? merged(all, o.targetTokens) : all;
+  const whole = tokensOf(all.reduce((sum, p) => add(sum, p.tally), ZERO));
   if (whole <= o.targetTokens) {
     return [{ start: docStart, end: docEnd, section: commonPrefix(secs.map((s) => s.path)), tokens: whole }];
   }
@@ -175,11 +242,22 @@ export function chunkText(options: { text: string } & ChunkOptions): ChunkSpan[]
   for (const sec of secs) {
     const [start, end] = trimSpan(text, sec.start, sec.end);
     if (end <= start) continue;
-    const tokens = countTokens(text.slice(start, end));
-    const spans: [number, number][] =
-      tokens <= o.maxTokens ? [[start, end]] : pack(atoms(text, start, end, o.targetTokens), o);
-    for (const [a, b] of spans)
-      out.push({ start: a, end: b, section: sec.path, tokens: countTokens(text.slice(a, b)) });
+    const tokens = tokensOf(sec.tally);
+    if (tokens <= o.maxTokens) {
+      out.push({ start, end, section: sec.path, tokens });
+      continue;
+    }
+    const list = atoms(text, start, end, sents.slice(sec.from, sec.to), o.targetTokens);
+    for (const [a, b] of pack(list, o)) {
+      let tally = ZERO;
+      for (let k = a; k < b; k++) tally = add(tally, (list[k] as Atom).tally);
+      out.push({
+        start: (list[a] as Atom).start,
+        end: (list[b - 1] as Atom).end,
+        section: sec.path,
+        tokens: tokensOf(tally),
+      });
+    }
   }
   return out;
 }
