@@ -1,11 +1,10 @@
 import { relative, sep } from "node:path";
-import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../spec/document.js";
+import type { ChunkRecord, DocumentWrite } from "../spec/document.js";
 import { DEFAULT_TENANT } from "../spec/principal.js";
 import type { StoreV1 } from "../spec/store.js";
-import { chunkDocument } from "./chunker.js";
-import { attachEntities } from "./entities-at-ingest.js";
-import { contentHash } from "./hash.js";
-import { loadFile } from "./load-file.js";
+import type { IngestLimits } from "./limits.js";
+import { inOrder } from "./pool/in-order.js";
+import { createParsePool, type ParsePool } from "./pool/parse-pool.js";
 import { planSources, type SourcePlan } from "./sources.js";
 import { listFiles } from "./walk.js";
 
@@ -33,9 +32,18 @@ export interface IngestOptions {
   /** Fills `chunk.embedding` for the chunks about to be written. */
   embed?: (chunks: ChunkRecord[]) => Promise<void>;
   onProgress?: (event: IngestProgress) => void;
-  /** Documents per store transaction; default 64. */
+  /** Documents per store transaction; default 64 (fewer when they are large, see `MAX_BATCH_CHARS`). */
   batchSize?: number;
+  /** Parse worker threads (load, chunk, entities); default one per core, at most 4; 0 parses in process. */
+  workers?: number;
+  limits?: Partial<IngestLimits>;
 }
+
+/** Characters of chunk text per store transaction at most, so memory stays flat however large the files. */
+export const MAX_BATCH_CHARS = 8_000_000;
+
+/** Files parsed ahead of the one being written, per worker: enough to keep the workers busy, no more. */
+const AHEAD_PER_WORKER = 2;
 
 export interface IngestSummary {
   sources: string[];
@@ -53,6 +61,27 @@ export interface IngestSummary {
   ms: number;
 }
 
+/** Stored hashes grouped by the file part of the id (`<path>` or `<path>#<key>`), for handing each file its own. */
+function byFile(hashes: Map<string, string>): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [id, hash] of hashes) {
+    const hashAt = id.indexOf("#");
+    const key = hashAt < 0 ? id : id.slice(0, hashAt);
+    const group = out.get(key) ?? new Map<string, string>();
+    group.set(id, hash);
+    out.set(key, group);
+  }
+  return out;
+}
+
+function knownFor(groups: Map<string, Map<string, string>>, relPath: string): Map<string, string> {
+  const hashAt = relPath.indexOf("#");
+  const group = groups.get(hashAt < 0 ? relPath : relPath.slice(0, hashAt));
+  const out = new Map<string, string>();
+  for (const [id, hash] of group ?? []) if (id === relPath || id.startsWith(`${relPath}#`)) out.set(id, hash);
+  return out;
+}
+
 async function filesOf(plan: SourcePlan): Promise<string[]> {
   if (plan.kind !== "documents") return [plan.absPath];
   const listed = await listFiles({ root: plan.absPath }).catch(() => undefined);
@@ -64,8 +93,23 @@ async function filesOf(plan: SourcePlan): Promise<string[]> {
  * Ingests a path into a store, incrementally: documents whose content hash is unchanged are skipped,
  * changed ones are replaced (document, chunks and hash in one transaction), and with `prune` documents
  * no longer present are removed. Safe to re-run after a crash at any point: it converges to a clean run.
+ * Files are parsed (loaded, chunked, entities found) in a pool of worker threads, a few files ahead of the
+ * main thread, which embeds and writes them in file order.
  */
 export async function ingestPath(options: IngestOptions): Promise<IngestSummary> {
+  let pool: ParsePool | undefined;
+  const parsePool = () => {
+    pool ??= createParsePool({ workers: options.workers, limits: options.limits });
+    return pool;
+  };
+  try {
+    return await ingestWith(options, parsePool);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function ingestWith(options: IngestOptions, parsePool: () => ParsePool): Promise<IngestSummary> {
   const started = performance.now();
   const { store } = options;
   const tenant = options.tenant ?? DEFAULT_TENANT;
@@ -96,10 +140,12 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
       path: plan.path,
     });
     const existing = await store.documentHashes(tenant, plan.name);
+    const known = byFile(existing);
     const files = await filesOf(plan);
     const seen = new Set<string>();
     const keep: string[] = [];
     let pending: { write: DocumentWrite; isNew: boolean }[] = [];
+    let pendingChars = 0;
     let written = 0;
 
     const flush = async () => {
@@ -115,39 +161,56 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
       }
       summary.chunks += chunks.length;
       pending = [];
+      pendingChars = 0;
     };
 
-    for (const [index, absPath] of files.entries()) {
+    const pool = files.length > 0 ? parsePool() : undefined;
+    const tasks = files.map((absPath) => {
       const relPath = relative(plan.idRoot, absPath).split(sep).join("/");
-      progress({ phase: "load", done: index, total: files.length, file: relPath });
-      const outcome = await loadFile({ absPath, relPath, tableName: plan.name, maxFileBytes: options.maxFileBytes });
-      if (outcome.kind === "skipped") {
-        summary.skipped.push({ file: relPath, reason: outcome.reason });
+      return {
+        absPath,
+        relPath,
+        tableName: plan.name,
+        maxFileBytes: options.maxFileBytes,
+        source: plan.name,
+        tenant,
+        sourceAcl: plan.acl,
+        known: knownFor(known, relPath),
+      };
+    });
+    let index = 0;
+    for await (const [{ relPath }, parsed] of inOrder({
+      items: tasks,
+      work: (task) => (pool as ParsePool).parse(task),
+      concurrency: pool?.concurrency ?? 1,
+      ahead: (pool?.concurrency ?? 1) * AHEAD_PER_WORKER,
+    })) {
+      progress({ phase: "load", done: index++, total: files.length, file: relPath });
+      if (parsed.kind === "skipped") {
+        summary.skipped.push({ file: relPath, reason: parsed.reason });
         continue;
       }
-      if (outcome.kind === "failed") {
-        summary.failed.push({ file: relPath, reason: outcome.reason });
+      if (parsed.kind === "failed") {
+        summary.failed.push({ file: relPath, reason: parsed.reason });
         keep.push(relPath);
         continue;
       }
-      for (const message of outcome.warnings) summary.warnings.push({ file: relPath, message });
-      if (outcome.table)
-        await store.writeTable({ tenant, source: plan.name, schema: outcome.table.schema, rows: outcome.table.rows });
-      for (const loaded of outcome.docs) {
-        if (loaded.text.trim() === "") {
-          summary.skipped.push({ file: loaded.id, reason: "no text to index" });
+      for (const message of parsed.warnings) summary.warnings.push({ file: relPath, message });
+      if (parsed.table)
+        await store.writeTable({ tenant, source: plan.name, schema: parsed.table.schema, rows: parsed.table.rows });
+      for (const doc of parsed.docs) {
+        if (doc.kind === "empty") {
+          summary.skipped.push({ file: doc.id, reason: "no text to index" });
           continue;
         }
-        seen.add(loaded.id);
-        const hash = contentHash({ ...loaded, sourceAcl: plan.acl });
-        const previous = existing.get(loaded.id);
-        if (previous === hash) {
+        seen.add(doc.id);
+        if (doc.kind === "unchanged") {
           summary.unchanged++;
           continue;
         }
-        const doc: DocumentRecord = { ...loaded, source: plan.name, tenant, contentHash: hash };
-        pending.push({ write: attachEntities({ doc, chunks: chunkDocument({ doc }) }), isNew: previous === undefined });
-        if (pending.length >= batchSize) await flush();
+        pending.push({ write: doc.write, isNew: !existing.has(doc.id) });
+        for (const chunk of doc.write.chunks) pendingChars += chunk.text.length;
+        if (pending.length >= batchSize || pendingChars >= MAX_BATCH_CHARS) await flush();
       }
     }
     progress({ phase: "load", done: files.length, total: files.length });
