@@ -1,3 +1,5 @@
+import { latinWordSegments } from "./latin-words.js";
+
 /**
  * `Intl.Segmenter` in bounded slices. Every segment V8's iterator returns carries a fresh copy of the whole
  * input (its `input` field), so one call over a long string is quadratic in time and churns memory (words
@@ -39,11 +41,19 @@ function plainStart(c: number): boolean {
   return (
     (c >= 0x21 && c <= 0x7e) ||
     c === LF ||
+    (c >= 0xc0 && c <= 0x17f && c !== 0xd7 && c !== 0xf7) || // Latin-1 and Latin Extended-A letters
+    (c >= 0x391 && c <= 0x3c9) || // Greek letters
+    (c >= 0x410 && c <= 0x44f) || // Cyrillic letters
     (c >= 0x3041 && c <= 0x3096) || // Hiragana letters
     (c >= 0x30a1 && c <= 0x30fa) || // Katakana letters
     (c >= 0x4e00 && c <= 0x9fff) || // CJK unified ideographs
     (c >= 0xac00 && c <= 0xd7a3) // Hangul syllables
   );
+}
+
+/** Space, tab, CR, LF, ideographic space: whitespace no word rule joins across. */
+function plainSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === LF || c === 0x0d || c === 0x3000;
 }
 
 /** Space, tab, ideographic full stop and comma, full-width ! and ?: word break property Other or WSegSpace. */
@@ -57,6 +67,17 @@ function wordCut(text: string, p: number): boolean {
   return breakAfter(prev) && plainStart(text.charCodeAt(p));
 }
 
+/**
+ * True when the words of the text before `end` and of the text from `start` (`end` <= `start`, only
+ * whitespace between) are, read apart, the words they give read together: no word spans the joint and
+ * neither side's words depend on the other. Conservative: false means "read them together to be sure".
+ */
+export function wordsSeparate(text: string, end: number, start: number): boolean {
+  if (start === end) return start === 0 || start === text.length || wordCut(text, start);
+  for (let p = end; p < start; p++) if (!plainSpace(text.charCodeAt(p))) return false;
+  return start === text.length || plainStart(text.charCodeAt(start));
+}
+
 function sentenceCut(text: string, p: number): boolean {
   return text.charCodeAt(p - 1) === LF;
 }
@@ -65,17 +86,26 @@ function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
+/** A segment as a segmenter reports it for one piece of text. */
+interface PieceSegment {
+  segment: string;
+  index: number;
+  isWordLike?: boolean;
+}
+
+/** Segments one piece of text (at most a slice). */
+type Segmenter = (piece: string) => Iterable<PieceSegment>;
+
 function* sliced(
   text: string,
-  segmenter: Intl.Segmenter,
+  segmenter: Segmenter,
   isCut: (text: string, p: number) => boolean,
   options: SliceOptions,
 ): Generator<Segment> {
   const n = text.length;
   const max = Math.max(16, options.sliceChars ?? SLICE_CHARS);
   if (n <= max) {
-    for (const s of segmenter.segment(text))
-      yield { segment: s.segment, index: s.index, isWordLike: s.isWordLike === true };
+    for (const s of segmenter(text)) yield { segment: s.segment, index: s.index, isWordLike: s.isWordLike === true };
     return;
   }
   const min = max >> 1;
@@ -102,8 +132,8 @@ function* sliced(
     const len = end - pos;
     const from = pos === open ? 0 : behind;
     const to = clean ? len : len - ahead;
-    let prev: Intl.SegmentData | undefined;
-    for (const s of segmenter.segment(text.slice(pos, end))) {
+    let prev: { segment: string; index: number; isWordLike?: boolean } | undefined;
+    for (const s of segmenter(text.slice(pos, end))) {
       const b = pos + s.index;
       if (prev !== undefined && s.index >= from && s.index <= to && b > open) {
         const whole = pos + prev.index === open;
@@ -131,12 +161,21 @@ function* sliced(
   }
 }
 
+/** Words of a piece: plain Latin without ICU (the same segments, much faster), anything else with ICU. */
+function segmentWords(piece: string): Iterable<PieceSegment> {
+  return latinWordSegments(piece) ?? wordSegmenter.segment(piece);
+}
+
+function segmentSentences(piece: string): Iterable<PieceSegment> {
+  return sentenceSegmenter.segment(piece);
+}
+
 /** Word segments (word-like or not) of a text, with offsets, in order; linear in the text's length. */
 export function wordSegments(text: string, options: SliceOptions = {}): Generator<Segment> {
-  return sliced(text, wordSegmenter, wordCut, options);
+  return sliced(text, segmentWords, wordCut, options);
 }
 
 /** Sentence segments of a text (untrimmed), with offsets, in order; linear in the text's length. */
 export function sentenceSegments(text: string, options: SliceOptions = {}): Generator<Segment> {
-  return sliced(text, sentenceSegmenter, sentenceCut, options);
+  return sliced(text, segmentSentences, sentenceCut, options);
 }

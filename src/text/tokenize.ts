@@ -31,22 +31,50 @@ export function isCjk(text: string): boolean {
 }
 
 /** Lower case, NFKC, and no possessive: "Eye's" and "Eye" are the same term. */
-function normalise(word: string): string {
+export function normalise(word: string): string {
   return word
     .normalize("NFKC")
     .toLowerCase()
     .replace(/['’]s$/, "");
 }
 
-/** Index terms of a text: normalised words, plus character bigrams of CJK runs. */
-export function terms(text: string): string[] {
+/** Character bigrams of the CJK runs of a text, in order. */
+export function cjkBigrams(text: string): string[] {
   const out: string[] = [];
-  for (const { word } of words(text)) out.push(normalise(word));
   for (const match of text.matchAll(CJK_RUN)) {
     const run = match[0];
     for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
   }
   return out;
+}
+
+/** Index terms of a text: normalised words, plus character bigrams of CJK runs. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const { word } of words(text)) out.push(normalise(word));
+  out.push(...cjkBigrams(text));
+  return out;
+}
+
+/** What one pass over a text's words gives: its token tally and its normalised words. */
+export interface TextReading {
+  tally: TokenTally;
+  /** The normalised words, space-joined: `terms` without the CJK bigrams. */
+  words: string;
+  /** How many words `words` joins. */
+  count: number;
+}
+
+/** Token tally and index words of a text in one pass, for callers that need both (the chunker). */
+export function readText(text: string): TextReading {
+  const out: string[] = [];
+  let latin = 0;
+  for (const seg of wordSegments(text)) {
+    if (!seg.isWordLike) continue;
+    if (!CJK.test(seg.segment)) latin++;
+    out.push(normalise(seg.segment));
+  }
+  return { tally: { cjk: cjkChars(text), latin }, words: out.join(" "), count: out.length };
 }
 
 /** What the keyword index stores for a text: its terms joined by spaces. */
