@@ -1,11 +1,13 @@
 import type { ChunkRecord } from "../spec/document.js";
+import { wordsSeparate } from "../text/segment.js";
 import {
+  cjkBigrams,
   cjkChars,
   isCjk,
-  searchText,
+  normalise,
+  readText,
   sentences,
   type TokenTally,
-  tallyTokens,
   tokensOf,
   words,
 } from "../text/tokenize.js";
@@ -57,11 +59,16 @@ function add(a: TokenTally, b: TokenTally): TokenTally {
   return { cjk: a.cjk + b.cjk, latin: a.latin + b.latin };
 }
 
-/** A sentence (trimmed) with its token tally. Sentences never span a line, so never a section edge. */
+/**
+ * A sentence (trimmed) or a window of one, read once: its token tally and its index words (normalised,
+ * space-joined; `count` of them). Sentences never span a line, so never a section edge.
+ */
 interface Counted {
   start: number;
   end: number;
   tally: TokenTally;
+  words: string;
+  count: number;
 }
 
 /** A section with the range of its sentences (`from` to `to`, exclusive) and their summed tally. */
@@ -74,12 +81,20 @@ interface Part {
   tally: TokenTally;
 }
 
-interface Atom {
-  start: number;
-  end: number;
+interface Atom extends Counted {
   tokens: number;
-  tally: TokenTally;
   paragraph: number;
+}
+
+/** Token tally and index words (space-joined groups) of a span. */
+interface Reading {
+  tally: TokenTally;
+  words: string[];
+}
+
+/** A chunk span with the index words of its units, to join into its search text. */
+interface Piece extends ChunkSpan {
+  words: string[];
 }
 
 /** Offsets of `text.slice(start, end)` without leading and trailing whitespace. */
@@ -94,34 +109,52 @@ function wordTokens(word: string): number {
   return isCjk(word) ? cjkChars(word) : 2;
 }
 
-/** Splits an over-long sentence at word starts into windows of about `limit` tokens, with their tallies. */
+/**
+ * Splits an over-long sentence at word starts into windows of about `limit` tokens, each read. A window
+ * whose words might read differently on its own (a cut inside a run of Chinese, say) is read again alone.
+ */
 function windows(text: string, start: number, end: number, limit: number): Counted[] {
   const out: Counted[] = [];
-  const push = (from: number, to: number, latin: number) => {
-    const [a, b] = trimSpan(text, from, to);
-    if (b > a) out.push({ start: a, end: b, tally: { cjk: cjkChars(text.slice(a, b)), latin } });
-  };
   let from = start;
   let tokens = 0;
   let latin = 0;
+  let list: string[] = [];
+  const push = (to: number) => {
+    const [a, b] = trimSpan(text, from, to);
+    if (b > a)
+      out.push({
+        start: a,
+        end: b,
+        tally: { cjk: cjkChars(text.slice(a, b)), latin },
+        words: list.join(" "),
+        count: list.length,
+      });
+  };
   for (const w of words(text.slice(start, end))) {
     const t = wordTokens(w.word);
     if (tokens > 0 && tokens + t > limit) {
-      push(from, start + w.start, latin);
+      push(start + w.start);
       from = start + w.start;
       tokens = 0;
       latin = 0;
+      list = [];
     }
     tokens += t;
     if (!isCjk(w.word)) latin++;
+    list.push(normalise(w.word));
   }
-  push(from, end, latin);
-  return out;
+  push(end);
+  return out.map((w, i) => {
+    const apart =
+      (i === 0 || wordsSeparate(text, (out[i - 1] as Counted).end, w.start)) &&
+      (i === out.length - 1 || wordsSeparate(text, w.end, (out[i + 1] as Counted).start));
+    return apart ? w : { start: w.start, end: w.end, ...readText(text.slice(w.start, w.end)) };
+  });
 }
 
 /**
  * A section's sentences as packing units, numbered by paragraph (blank-line separated); over-long sentences
- * are windowed. Counts come from the sentence tallies: no text is segmented twice.
+ * are windowed. Counts and words come from reading each sentence once.
  */
 function atoms(text: string, start: number, end: number, sents: Counted[], limit: number): Atom[] {
   const out: Atom[] = [];
@@ -129,14 +162,11 @@ function atoms(text: string, start: number, end: number, sents: Counted[], limit
   let paragraph = 0;
   for (const s of sents) {
     while (paragraph < breaks.length && (breaks[paragraph] as number) <= s.start) paragraph++;
-    const tokens = tokensOf(s.tally);
-    const spans = tokens > limit ? windows(text, s.start, s.end, limit) : [s];
-    for (const w of spans)
-      out.push({ start: w.start, end: w.end, tokens: tokensOf(w.tally), tally: w.tally, paragraph });
+    const spans = tokensOf(s.tally) > limit ? windows(text, s.start, s.end, limit) : [s];
+    for (const w of spans) out.push({ ...w, tokens: tokensOf(w.tally), paragraph });
   }
   return out;
 }
-
 /** Packs a section's sentences into pieces of about `target` tokens, preferring paragraph ends. */
 function pack(list: Atom[], o: Required<ChunkOptions>): [number, number][] {
   const out: [number, number][] = [];
@@ -223,60 +253,92 @@ function merged(list: Part[], limit: number): Part[] {
 }
 
 /**
- * Chunk spans of a text. Each span's text is `text.slice(start, end)`, with no surrounding whitespace.
- * Linear in the text: sentences are found and counted once, and every larger count is a sum of theirs.
+ * Tally and index words of the text from unit `from` to unit `to` (exclusive): the units' own, summed,
+ * where every joint between them keeps words apart (nearly always); otherwise the span read again whole,
+ * so a chunk's count and words are always those of its text alone.
  */
-export function chunkText(options: { text: string } & ChunkOptions): ChunkSpan[] {
-  const o = { ...DEFAULT_CHUNK_OPTIONS, ...options };
-  const { text } = options;
+function readUnits(text: string, units: readonly Counted[], from: number, to: number): Reading {
+  let tally = ZERO;
+  const words: string[] = [];
+  for (let k = from; k < to; k++) {
+    const unit = units[k] as Counted;
+    if (k > from && !wordsSeparate(text, (units[k - 1] as Counted).end, unit.start)) {
+      const whole = readText(text.slice((units[from] as Counted).start, (units[to - 1] as Counted).end));
+      return { tally: whole.tally, words: whole.count > 0 ? [whole.words] : [] };
+    }
+    tally = add(tally, unit.tally);
+    if (unit.count > 0) words.push(unit.words);
+  }
+  return { tally, words };
+}
+
+/**
+ * Chunk spans with their index words. Linear in the text: sentences are found and read (tallied, words
+ * normalised) once, and every larger count or word list is put together from theirs.
+ */
+function pieces(text: string, o: Required<ChunkOptions>): Piece[] {
   const [docStart, docEnd] = trimSpan(text, 0, text.length);
   if (docEnd <= docStart) return [];
-  const sents: Counted[] = sentences(text).map((s) => ({ start: s.start, end: s.end, tally: tallyTokens(s.text) }));
+  const sents: Counted[] = sentences(text).map((s) => ({ start: s.start, end: s.end, ...readText(s.text) }));
   const all = parts(sections(text), sents);
   const secs = o.mergeSections ? merged(all, o.targetTokens) : all;
-  const whole = tokensOf(all.reduce((sum, p) => add(sum, p.tally), ZERO));
-  if (whole <= o.targetTokens) {
-    return [{ start: docStart, end: docEnd, section: commonPrefix(secs.map((s) => s.path)), tokens: whole }];
+  if (tokensOf(all.reduce((sum, p) => add(sum, p.tally), ZERO)) <= o.targetTokens) {
+    const { tally, words } = readUnits(text, sents, 0, sents.length);
+    const section = commonPrefix(secs.map((s) => s.path));
+    return [{ start: docStart, end: docEnd, section, tokens: tokensOf(tally), words }];
   }
-  const out: ChunkSpan[] = [];
+  const out: Piece[] = [];
   for (const sec of secs) {
     const [start, end] = trimSpan(text, sec.start, sec.end);
     if (end <= start) continue;
-    const tokens = tokensOf(sec.tally);
-    if (tokens <= o.maxTokens) {
-      out.push({ start, end, section: sec.path, tokens });
+    if (tokensOf(sec.tally) <= o.maxTokens) {
+      const { tally, words } = readUnits(text, sents, sec.from, sec.to);
+      out.push({ start, end, section: sec.path, tokens: tokensOf(tally), words });
       continue;
     }
     const list = atoms(text, start, end, sents.slice(sec.from, sec.to), o.targetTokens);
     for (const [a, b] of pack(list, o)) {
-      let tally = ZERO;
-      for (let k = a; k < b; k++) tally = add(tally, (list[k] as Atom).tally);
+      const { tally, words } = readUnits(text, list, a, b);
       out.push({
         start: (list[a] as Atom).start,
         end: (list[b - 1] as Atom).end,
         section: sec.path,
         tokens: tokensOf(tally),
+        words,
       });
     }
   }
   return out;
 }
 
-/** Chunks of a document: ids `<docId>::<ordinal>`, searchText of the chunk text alone. */
+/** Chunk spans of a text. Each span's text is `text.slice(start, end)`, with no surrounding whitespace. */
+export function chunkText(options: { text: string } & ChunkOptions): ChunkSpan[] {
+  return pieces(options.text, { ...DEFAULT_CHUNK_OPTIONS, ...options }).map(({ start, end, section, tokens }) => ({
+    start,
+    end,
+    section,
+    tokens,
+  }));
+}
+
+/**
+ * Chunks of a document: ids `<docId>::<ordinal>`, searchText of the chunk text alone (its words, read with
+ * the sentences, then the CJK bigrams of the chunk text, as `searchText` gives them).
+ */
 export function chunkDocument(options: { doc: { id: string; text: string } } & ChunkOptions): ChunkRecord[] {
   const { doc, ...rest } = options;
-  return chunkText({ ...rest, text: doc.text }).map((span, ordinal) => {
-    const text = doc.text.slice(span.start, span.end);
+  return pieces(doc.text, { ...DEFAULT_CHUNK_OPTIONS, ...rest }).map((piece, ordinal) => {
+    const text = doc.text.slice(piece.start, piece.end);
     return {
       id: `${doc.id}::${ordinal}`,
       docId: doc.id,
       ordinal,
       text,
-      section: span.section,
-      start: span.start,
-      end: span.end,
-      tokens: span.tokens,
-      searchText: searchText(text),
+      section: piece.section,
+      start: piece.start,
+      end: piece.end,
+      tokens: piece.tokens,
+      searchText: [...piece.words, ...cjkBigrams(text)].join(" "),
     };
   });
 }
