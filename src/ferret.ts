@@ -6,6 +6,7 @@ import { checkEmbedderCompatible, embedChunks } from "./embedders/embed-chunks.j
 import { resolveEmbedder } from "./embedders/resolve.js";
 import { resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
+import type { IngestLimits } from "./ingest/limits.js";
 import { evalSetTenant } from "./ingest/set-tenant.js";
 import { createOfflineEngine } from "./models/offline/index.js";
 import { createSubQueryCache, type SubQueryCache } from "./retrieval/cache.js";
@@ -70,6 +71,10 @@ export interface FerretIngestOptions {
   prune?: boolean;
   maxFileBytes?: number;
   onProgress?: (e: { phase: string; done: number; total: number; file?: string }) => void;
+  /** Parse worker threads; default one per core (at most 4), 0 parses in process. */
+  workers?: number;
+  /** Per-file parse limits (timeout, worker heap); a file over one fails alone. */
+  limits?: Partial<IngestLimits>;
 }
 
 export interface FerretSearchOptions {
@@ -221,6 +226,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
         prune: opts.prune,
         maxFileBytes: opts.maxFileBytes,
         onProgress: opts.onProgress,
+        workers: opts.workers,
+        limits: opts.limits,
         embed: embedder
           ? async (chunks) => {
               await embedChunks({ embedder, store: s, chunks });

@@ -85,7 +85,7 @@ describe("ingest with parse workers", () => {
     const path = await folder([["handbook.md", "handbook.md"]], [["big.txt", "small at first\n"]]);
     const store = await openStore("c.db");
     await ingest(path, store, 2);
-    await writeFile(join(path, "big.txt"), prose({ seed: 12, chars: 24_000_000, shape: "lines" }));
+    await writeFile(join(path, "big.txt"), "Revenue grew in the third quarter.\n".repeat(700_000));
     await writeFile(join(path, "late.md"), "# Late\n\nAdded after the first ingest.\n");
     const { summary } = await ingest(path, store, 2, { prune: true, limits: { parseHeapMb: 64 } });
     expect(summary.failed).toHaveLength(1);

@@ -6,14 +6,15 @@ import { latinWordSegments } from "./latin-words.js";
  * of 200 KB of English: 19 s; the same text in 1 KB slices: 0.1 s). Texts longer than a slice are
  * segmented piece by piece, each piece cut where the cut cannot change the result:
  * - words: after a line feed (a word boundary whatever follows), or after a space, tab or CJK full stop /
- *   comma / exclamation / question mark when a plain letter, digit, ASCII punctuation or CJK character
- *   follows (no word rule joins across such a pair, and no dictionary run of Chinese or Japanese spans it);
+ *   comma / exclamation / question mark when a letter (Latin, Greek, Cyrillic, kana, CJK, Hangul), digit or
+ *   ASCII punctuation follows (no word rule joins across such a pair, and no dictionary run of Chinese or
+ *   Japanese spans it);
  * - sentences: after a line feed (a paragraph separator always ends a sentence).
  * Where no such place falls in the second half of a slice (a line of 1 KB without one, 1 MB of one
  * character), the slice is cut anyway and the slices overlap: a boundary counts only where it had a margin
  * of text on both sides within its slice, and a segment is stitched from the last counted boundary to the
  * next, however many slices apart (1 MB of one letter is one word, as in one call). Texts of up to one
- * slice are segmented in one call, as before.
+ * slice are segmented in one call, as before. Word slices of plain Latin text skip ICU (latin-words.ts).
  */
 
 /** Characters per slice: small enough that the per-segment cost stays flat, large enough to amortise a call. */
