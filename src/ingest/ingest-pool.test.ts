@@ -99,4 +99,26 @@ describe("ingest with parse workers", () => {
       "late.md",
     ]);
   });
+
+  it("writes large documents in transactions of at most `batchChars` characters of chunk text", async () => {
+    const texts: [string, string][] = [];
+    for (let i = 0; i < 5; i++)
+      texts.push([`part-${i}.md`, prose({ seed: 20 + i, chars: 100_000, shape: "markdown" })]);
+    const path = await folder([], texts);
+    const batches: number[] = [];
+    const summary = await ingestPath({
+      store: await openStore("d.db"),
+      path,
+      tenant: TENANT,
+      workers: 0,
+      batchChars: 150_000,
+      embed: async (chunks) => {
+        batches.push(chunks.reduce((n, c) => n + c.text.length, 0));
+      },
+    });
+    expect(summary.added).toBe(5);
+    // A batch closes once it reaches the limit: at most one document (~100,000 characters) past it.
+    expect(batches).toHaveLength(3);
+    for (const chars of batches) expect(chars).toBeLessThan(150_000 + 110_000);
+  });
 });

@@ -32,15 +32,17 @@ export interface IngestOptions {
   /** Fills `chunk.embedding` for the chunks about to be written. */
   embed?: (chunks: ChunkRecord[]) => Promise<void>;
   onProgress?: (event: IngestProgress) => void;
-  /** Documents per store transaction; default 64 (fewer when they are large, see `MAX_BATCH_CHARS`). */
+  /** Documents per store transaction; default 64 (fewer when they are large, see `batchChars`). */
   batchSize?: number;
+  /** Characters of chunk text per store transaction, at most (a larger document goes alone); default 8 M. */
+  batchChars?: number;
   /** Parse worker threads (load, chunk, entities); default one per core, at most 4; 0 parses in process. */
   workers?: number;
   limits?: Partial<IngestLimits>;
 }
 
-/** Characters of chunk text per store transaction at most, so memory stays flat however large the files. */
-export const MAX_BATCH_CHARS = 8_000_000;
+/** Chunk text per store transaction, at most, so memory stays flat however large the files. */
+export const DEFAULT_BATCH_CHARS = 8_000_000;
 
 /** Files parsed ahead of the one being written, per worker: enough to keep the workers busy, no more. */
 const AHEAD_PER_WORKER = 2;
@@ -114,6 +116,7 @@ async function ingestWith(options: IngestOptions, parsePool: () => ParsePool): P
   const { store } = options;
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const batchSize = Math.max(1, options.batchSize ?? 64);
+  const batchChars = Math.max(1, options.batchChars ?? DEFAULT_BATCH_CHARS);
   const progress = options.onProgress ?? (() => undefined);
   const summary: IngestSummary = {
     sources: [],
@@ -210,7 +213,7 @@ async function ingestWith(options: IngestOptions, parsePool: () => ParsePool): P
         }
         pending.push({ write: doc.write, isNew: !existing.has(doc.id) });
         for (const chunk of doc.write.chunks) pendingChars += chunk.text.length;
-        if (pending.length >= batchSize || pendingChars >= MAX_BATCH_CHARS) await flush();
+        if (pending.length >= batchSize || pendingChars >= batchChars) await flush();
       }
     }
     progress({ phase: "load", done: files.length, total: files.length });
