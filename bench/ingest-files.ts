@@ -5,6 +5,7 @@
  * - Large texts: 10 MB of Markdown (headings, lists, tables), of plain text one sentence per line (no blank
  *   lines), and of Chinese and Japanese, vs reading and decoding the same file. Target: each under 20 s.
  * - Memory: peak RSS ingesting 1 MB and 10 MB of Markdown; flat in file size means far from 10x.
+ * - Linearity: chunking and entity extraction of 4x the text, in several shapes (bench/text-linearity.ts).
  * Parsing runs in parse workers, one per core (at most 4); from TypeScript each worker first compiles the
  * parser through tsx, a second or so that the compiled CLI does not pay.
  */
@@ -17,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { prose, type Shape } from "../test/fixtures/text/prose.js";
 import type { BenchContext, Benchmark, BenchResult, ResultRow } from "./report.js";
 import { writeReportPdfs } from "./report-pdfs.js";
+import { measureLinearity } from "./text-linearity.js";
 
 const MB = 1024 * 1024;
 const CHILD = fileURLToPath(new URL("./ingest-child.ts", import.meta.url));
@@ -178,10 +180,14 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
   });
   extra.memory = { small: smallIngest, big: bigIngest };
 
+  const linearity = measureLinearity(ctx);
+  rows.push(...linearity.rows);
+
   notes.push(
     `${files} PDFs x ${pages} pages (pdfkit: running headers and footers, headings, justified prose, tables); the PDF target is 90 s per 1,000 pages`,
     `texts of ${(big / MB).toFixed(0)} MB (CJK by UTF-8 bytes); the text target is 20 s per 10 MB; keyword-only (no embedder), ${WORKERS} parse workers`,
     "each phase runs in its own process; peak RSS is that process's maxRSS (workers included); raw extraction runs on one thread",
+    linearity.note,
   );
   return { name: "ingest-files", rows, notes, extra };
 }
