@@ -90,6 +90,17 @@ describe("parse pool", () => {
     }
   });
 
+  it("survives a worker failing after its task returned, and parses on", async () => {
+    const pool = createParsePool({ workers: 1, entry: MISBEHAVING });
+    try {
+      expect(await pool.parse(file("stray.txt"))).toMatchObject({ kind: "loaded" });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await pool.parse(file("after-stray.md"))).toMatchObject({ kind: "loaded" });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("parses in process with no workers", async () => {
     const pool = createParsePool({ workers: 0 });
     expect(pool.concurrency).toBe(1);

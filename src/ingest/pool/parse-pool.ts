@@ -89,6 +89,9 @@ export function createParsePool(
   // The parse timeout runs from when a worker starts the file, not from when it was queued or the worker
   // was starting up: each worker announces the task it starts.
   const onStart = new Map<number, () => void>();
+  // A worker that fails between tasks (a stray callback of a finished parse) is replaced by the pool; with
+  // no task to fail there is nothing to report, and an unheard 'error' event would end the process.
+  pool.on("error", () => undefined);
   pool.on("message", (message: unknown) => {
     const id = startedId(message);
     if (id !== undefined) onStart.get(id)?.();

@@ -13,5 +13,14 @@ export default async function parse({ id, task }: PoolTask): Promise<ParsedFile>
   }
   if (name.endsWith("throw.txt")) throw new Error("parser bug on purpose");
   if (name.endsWith("exit.txt")) process.exit(7);
+  if (name.endsWith("stray.txt")) {
+    // Throws from a timer that fires just after the result has been handed back.
+    return parseFile(task).then((result) => {
+      setTimeout(() => {
+        throw new Error("stray callback after the parse");
+      }, 0);
+      return result;
+    });
+  }
   return parseFile(task);
 }
