@@ -9,6 +9,8 @@
  * Benchmarks (one file each under bench/):
  *   ingest          keyword-only ingest through store.writeDocuments: chunks/s and peak RSS,
  *                   vs raw better-sqlite3 + FTS5 in one transaction, and vs minisearch addAll
+ *   ingest-files    real-size ingest of files (1,000 generated PDF pages; 10 MB of Markdown, plain lines,
+ *                   CJK) vs raw text extraction (pdfjs; read + decode), with peak RSS at 1 and 10 MB
  *   search-keyword  BM25 through the retriever (keyword mode) at 10k and 100k chunks: p50/p95, vs minisearch
  *   search-vector   100k x 384-d clustered vectors: sqlite-vec exact and usearch HNSW p50, HNSW recall@10,
  *                   vs a brute-force Float32Array cosine scan in JS; hybrid (RRF) latency at 10k
@@ -35,6 +37,7 @@ import { type Benchmark, formatTable, writeResult } from "./report.js";
 
 const REGISTRY: Record<string, () => Promise<Benchmark>> = {
   ingest: async () => (await import("./ingest.js")).ingestBenchmark,
+  "ingest-files": async () => (await import("./ingest-files.js")).ingestFilesBenchmark,
   "search-keyword": async () => (await import("./search-keyword.js")).searchKeywordBenchmark,
   "search-vector": async () => (await import("./search-vector.js")).searchVectorBenchmark,
   "loop-overhead": async () => (await import("./loop-overhead.js")).loopOverheadBenchmark,

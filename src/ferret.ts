@@ -86,9 +86,11 @@ export interface FerretIngestOptions {
   tenant?: string;
   prune?: boolean;
   maxFileBytes?: number;
-  /** Decoding caps (file, zip, front matter, HTML, PDF, CSV); defaults for any not given. */
+  /** Decoding and parsing caps (file, zip, front matter, HTML, PDF, CSV, parse timeout and worker heap); defaults for any not given. */
   limits?: Partial<IngestLimits>;
   onProgress?: (e: { phase: string; done: number; total: number; file?: string }) => void;
+  /** Parse worker threads; default one per core (at most 4), 0 parses in process. */
+  workers?: number;
 }
 
 export interface FerretSearchOptions {
@@ -253,6 +255,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
         maxFileBytes: opts.maxFileBytes,
         limits: opts.limits,
         onProgress: opts.onProgress,
+        workers: opts.workers,
         embed: embedder
           ? async (chunks) => {
               await embedChunks({ embedder, store: s, chunks });

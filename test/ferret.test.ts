@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -36,5 +36,17 @@ describe("createFerret", () => {
     expect(summary.added).toBe(0);
     expect(summary.skipped.length).toBeGreaterThan(0);
     expect(summary.skipped.every((s) => /over the 10-byte limit \(maxFileBytes\)$/.test(s.reason))).toBe(true);
+  });
+
+  it("passes parse workers and limits through to ingest: a file over the parse heap fails alone", async () => {
+    dir = mkdtempSync(join(tmpdir(), "ferret-lib-"));
+    const docs = join(dir, "docs");
+    mkdirSync(docs);
+    writeFileSync(join(docs, "note.md"), "# Note\n\nThe blue cart carries the propellant.\n");
+    writeFileSync(join(docs, "huge.txt"), "revenue grew in the third quarter\n".repeat(700_000));
+    ferret = await createFerret({ db: join(dir, "ferret.db") });
+    const summary = await ferret.ingest(docs, { workers: 1, limits: { parseHeapMb: 48 } });
+    expect(summary.added).toBe(1);
+    expect(summary.failed).toEqual([{ file: "huge.txt", reason: expect.stringContaining("48 MB parse worker heap") }]);
   });
 });

@@ -1,13 +1,11 @@
 import { join, relative, sep } from "node:path";
-import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../spec/document.js";
+import type { ChunkRecord, DocumentWrite } from "../spec/document.js";
 import { InvalidInputError } from "../spec/errors.js";
 import { DEFAULT_TENANT } from "../spec/principal.js";
 import type { StoreV1 } from "../spec/store.js";
-import { chunkDocument } from "./chunker.js";
-import { attachEntities } from "./entities-at-ingest.js";
-import { contentHash } from "./hash.js";
 import { type IngestLimits, resolveLimits } from "./limits.js";
-import { loadFile } from "./load-file.js";
+import { inOrder } from "./pool/in-order.js";
+import { createParsePool, type ParsePool } from "./pool/parse-pool.js";
 import { planSources, type SourcePlan } from "./sources.js";
 import { tableName } from "./table-name.js";
 import type { LoadedTable } from "./types.js";
@@ -35,14 +33,24 @@ export interface IngestOptions {
   prune?: boolean;
   /** Shorthand for `limits.maxFileBytes`. */
   maxFileBytes?: number;
-  /** Decoding caps (file size, zip, front matter, HTML, PDF pages, CSV); defaults for any not given. */
-  limits?: Partial<IngestLimits>;
   /** Fills `chunk.embedding` for the chunks about to be written. */
   embed?: (chunks: ChunkRecord[]) => Promise<void>;
   onProgress?: (event: IngestProgress) => void;
-  /** Documents per store transaction; default 64. */
+  /** Documents per store transaction; default 64 (fewer when they are large, see `batchChars`). */
   batchSize?: number;
+  /** Characters of chunk text per store transaction, at most (a larger document goes alone); default 8 M. */
+  batchChars?: number;
+  /** Parse worker threads (load, chunk, entities); default one per core, at most 4; 0 parses in process. */
+  workers?: number;
+  /** Decoding and parsing caps (file size, zip, front matter, HTML, PDF pages, CSV, parse time and heap); defaults for any not given. */
+  limits?: Partial<IngestLimits>;
 }
+
+/** Chunk text per store transaction, at most, so memory stays flat however large the files. */
+export const DEFAULT_BATCH_CHARS = 8_000_000;
+
+/** Files parsed ahead of the one being written, per worker: enough to keep the workers busy, no more. */
+const AHEAD_PER_WORKER = 2;
 
 export interface IngestSummary {
   sources: string[];
@@ -54,11 +62,31 @@ export interface IngestSummary {
   failed: { file: string; reason: string }[];
   /** Files left out on purpose (unsupported type, binary, empty, over the size limit). */
   skipped: { file: string; reason: string }[];
-  /** Problems that did not stop a file (renamed columns, a table name taken, undecodable bytes). */
   warnings: { file: string; message: string }[];
   /** Chunks written in this run. */
   chunks: number;
   ms: number;
+}
+
+/** Stored hashes grouped by the file part of the id (`<path>` or `<path>#<key>`), for handing each file its own. */
+function byFile(hashes: Map<string, string>): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [id, hash] of hashes) {
+    const hashAt = id.indexOf("#");
+    const key = hashAt < 0 ? id : id.slice(0, hashAt);
+    const group = out.get(key) ?? new Map<string, string>();
+    group.set(id, hash);
+    out.set(key, group);
+  }
+  return out;
+}
+
+function knownFor(groups: Map<string, Map<string, string>>, relPath: string): Map<string, string> {
+  const hashAt = relPath.indexOf("#");
+  const group = groups.get(hashAt < 0 ? relPath : relPath.slice(0, hashAt));
+  const out = new Map<string, string>();
+  for (const [id, hash] of group ?? []) if (id === relPath || id.startsWith(`${relPath}#`)) out.set(id, hash);
+  return out;
 }
 
 /**
@@ -107,16 +135,36 @@ async function filesOf(plan: SourcePlan): Promise<{ files: PlannedFile[]; skippe
  * Ingests a path into a store, incrementally: documents whose content hash is unchanged are skipped,
  * changed ones are replaced (document, chunks and hash in one transaction), and with `prune` documents
  * no longer present are removed. Safe to re-run after a crash at any point: it converges to a clean run.
+ * Files are parsed (loaded, chunked, entities found) in a pool of worker threads, a few files ahead of the
+ * main thread, which embeds and writes them in file order.
  */
 export async function ingestPath(options: IngestOptions): Promise<IngestSummary> {
-  const started = performance.now();
-  const { store } = options;
-  const tenant = options.tenant ?? DEFAULT_TENANT;
-  const batchSize = Math.max(1, options.batchSize ?? 64);
   const limits = resolveLimits({
     ...options.limits,
     maxFileBytes: options.maxFileBytes ?? options.limits?.maxFileBytes,
   });
+  let pool: ParsePool | undefined;
+  const parsePool = () => {
+    pool ??= createParsePool({ workers: options.workers, limits });
+    return pool;
+  };
+  try {
+    return await ingestWith(options, limits, parsePool);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function ingestWith(
+  options: IngestOptions,
+  limits: IngestLimits,
+  parsePool: () => ParsePool,
+): Promise<IngestSummary> {
+  const started = performance.now();
+  const { store } = options;
+  const tenant = options.tenant ?? DEFAULT_TENANT;
+  const batchSize = Math.max(1, options.batchSize ?? 64);
+  const batchChars = Math.max(1, options.batchChars ?? DEFAULT_BATCH_CHARS);
   const progress = options.onProgress ?? (() => undefined);
   const summary: IngestSummary = {
     sources: [],
@@ -143,6 +191,7 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
       path: plan.path,
     });
     const existing = await store.documentHashes(tenant, plan.name);
+    const known = byFile(existing);
     const { files, skipped } = await filesOf(plan);
     summary.skipped.push(...skipped);
     const seen = new Set<string>();
@@ -150,6 +199,7 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
     /** Files whose SQL table this run wrote. */
     const tableFiles: string[] = [];
     let pending: { write: DocumentWrite; isNew: boolean }[] = [];
+    let pendingChars = 0;
     let written = 0;
 
     const flush = async () => {
@@ -165,29 +215,42 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
       }
       summary.chunks += chunks.length;
       pending = [];
+      pendingChars = 0;
     };
 
-    for (const [index, { absPath, relPath }] of files.entries()) {
-      progress({ phase: "load", done: index, total: files.length, file: relPath });
-      // A `table` source's one CSV is named after the source (`tickets`); a folder's CSVs after their files.
-      const wanted = plan.kind === "table" ? plan.name : tableName(relPath);
-      const outcome = await loadFile({
+    const pool = files.length > 0 ? parsePool() : undefined;
+    const tasks = files.map(({ absPath, relPath }) => {
+      return {
         absPath,
         relPath,
-        tableName: wanted,
+        // A `table` source's one CSV is named after the source (`tickets`); a folder's CSVs after their files.
+        tableName: plan.kind === "table" ? plan.name : tableName(relPath),
         limits,
-      });
-      if (outcome.kind === "skipped") {
-        summary.skipped.push({ file: relPath, reason: outcome.reason });
+        source: plan.name,
+        tenant,
+        sourceAcl: plan.acl,
+        known: knownFor(known, relPath),
+      };
+    });
+    let index = 0;
+    for await (const [{ relPath, tableName: wanted }, parsed] of inOrder({
+      items: tasks,
+      work: (task) => (pool as ParsePool).parse(task),
+      concurrency: pool?.concurrency ?? 1,
+      ahead: (pool?.concurrency ?? 1) * AHEAD_PER_WORKER,
+    })) {
+      progress({ phase: "load", done: index++, total: files.length, file: relPath });
+      if (parsed.kind === "skipped") {
+        summary.skipped.push({ file: relPath, reason: parsed.reason });
         continue;
       }
-      if (outcome.kind === "failed") {
-        summary.failed.push({ file: relPath, reason: outcome.reason });
+      if (parsed.kind === "failed") {
+        summary.failed.push({ file: relPath, reason: parsed.reason });
         keep.push(relPath);
         continue;
       }
-      if (outcome.table) {
-        const written = await writeFileTable({ store, tenant, plan, relPath, table: outcome.table });
+      if (parsed.table) {
+        const written = await writeFileTable({ store, tenant, plan, relPath, table: parsed.table });
         if ("failed" in written) {
           summary.failed.push({ file: relPath, reason: written.failed });
           keep.push(relPath);
@@ -199,25 +262,23 @@ export async function ingestPath(options: IngestOptions): Promise<IngestSummary>
             file: relPath,
             message: `table name "${wanted}" is taken in this tenant; the table is "${written.name}"`,
           });
-          for (const doc of outcome.docs) doc.metadata.table = written.name;
+          for (const doc of parsed.docs) if (doc.kind === "changed") doc.write.doc.metadata.table = written.name;
         }
       }
-      for (const message of outcome.warnings) summary.warnings.push({ file: relPath, message });
-      for (const loaded of outcome.docs) {
-        if (loaded.text.trim() === "") {
-          summary.skipped.push({ file: loaded.id, reason: "no text to index" });
+      for (const message of parsed.warnings) summary.warnings.push({ file: relPath, message });
+      for (const doc of parsed.docs) {
+        if (doc.kind === "empty") {
+          summary.skipped.push({ file: doc.id, reason: "no text to index" });
           continue;
         }
-        seen.add(loaded.id);
-        const hash = contentHash({ ...loaded, sourceAcl: plan.acl });
-        const previous = existing.get(loaded.id);
-        if (previous === hash) {
+        seen.add(doc.id);
+        if (doc.kind === "unchanged") {
           summary.unchanged++;
           continue;
         }
-        const doc: DocumentRecord = { ...loaded, source: plan.name, tenant, contentHash: hash };
-        pending.push({ write: attachEntities({ doc, chunks: chunkDocument({ doc }) }), isNew: previous === undefined });
-        if (pending.length >= batchSize) await flush();
+        pending.push({ write: doc.write, isNew: !existing.has(doc.id) });
+        for (const chunk of doc.write.chunks) pendingChars += chunk.text.length;
+        if (pending.length >= batchSize || pendingChars >= batchChars) await flush();
       }
     }
     progress({ phase: "load", done: files.length, total: files.length });

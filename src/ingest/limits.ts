@@ -49,6 +49,10 @@ export interface IngestLimits {
   maxCsvColumns: number;
   /** Bytes of one CSV cell (read by the CSV loader). Default 1 MB. */
   maxCsvCellBytes: number;
+  /** Wall time to load, chunk and extract entities of one file in a parse worker; the worker is replaced. Default 60 s. */
+  parseTimeoutMs: number;
+  /** Heap (old generation) of each parse worker, in MB: a file that needs more fails alone. Default 2,048. */
+  parseHeapMb: number;
 }
 
 export const DEFAULT_INGEST_LIMITS: Readonly<IngestLimits> = Object.freeze({
@@ -64,6 +68,8 @@ export const DEFAULT_INGEST_LIMITS: Readonly<IngestLimits> = Object.freeze({
   maxPdfPages: 2_000,
   maxCsvColumns: 1_000,
   maxCsvCellBytes: 1024 * 1024,
+  parseTimeoutMs: 60_000,
+  parseHeapMb: 2_048,
 });
 
 /** The defaults with the caller's overrides; negative or non-numeric overrides are ignored. */

@@ -7,8 +7,42 @@ export interface Section {
   path: string[];
 }
 
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
+const HASH = 0x23;
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
+/**
+ * An ATX heading line: up to three spaces, one to six `#`, a space or tab, the title, optionally closing
+ * `#`s after a space. Reads the line once (a regex with a lazy title and an optional closing sequence
+ * backtracks quadratically on a long line of spaces or `#`). A line holding a carriage return or a line or
+ * paragraph separator after the marker is not a heading, as before.
+ */
+export function parseHeading(line: string): { level: number; title: string } | undefined {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 0x20) i++;
+  let level = 0;
+  while (line.charCodeAt(i + level) === HASH) level++;
+  if (level < 1 || level > 6) return undefined;
+  const marker = i + level;
+  if (!isBlank(line.charCodeAt(marker))) return undefined;
+  if (/[\r\u2028\u2029]/.test(line.slice(marker))) return undefined;
+  let start = marker;
+  while (start < line.length && isBlank(line.charCodeAt(start))) start++;
+  if (start === line.length) return start - marker >= 2 ? { level, title: "" } : undefined;
+  let end = line.length;
+  while (isBlank(line.charCodeAt(end - 1))) end--;
+  if (line.charCodeAt(end - 1) === HASH) {
+    let hashes = end - 1;
+    while (line.charCodeAt(hashes - 1) === HASH) hashes--;
+    let gap = hashes;
+    while (gap > start && isBlank(line.charCodeAt(gap - 1))) gap--;
+    if (gap < hashes && gap > start) end = gap;
+  }
+  return { level, title: line.slice(start, end).trim() };
+}
 
 /**
  * Splits text at Markdown headings (outside fenced code). A section that holds only its heading is
@@ -31,11 +65,11 @@ export function sections(text: string): Section[] {
       continue;
     }
     if (fence !== undefined) continue;
-    const heading = HEADING.exec(line);
+    const heading = parseHeading(line);
     if (!heading) continue;
-    const level = (heading[1] as string).length;
+    const { level } = heading;
     while (stack.length > 0 && (stack[stack.length - 1] as { level: number }).level >= level) stack.pop();
-    stack.push({ level, title: (heading[2] as string).trim() });
+    stack.push({ level, title: heading.title });
     if (current) {
       current.end = lineStart;
       raw.push(current);

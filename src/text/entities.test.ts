@@ -30,3 +30,38 @@ describe("extractEntities", () => {
     expect(mentions("Served by Refund-Orchestrator", "refund-orchestrator")).toBe(true);
   });
 });
+
+describe("extractEntities on hostile text", () => {
+  const MB = 1_000_000;
+
+  it("reads long runs that never match once, not once per start", () => {
+    expect(extractEntities("a".repeat(MB))).toEqual([]);
+    expect(extractEntities("a.b+c.d".repeat(MB / 7))).toEqual([]);
+    expect(extractEntities(`${"ab.".repeat(MB / 3)}@`)).toEqual([]);
+    expect(extractEntities(`x@${"b".repeat(MB)}`)).toEqual([]);
+    expect(extractEntities(`/${"a".repeat(MB)}`)).toEqual([]);
+    expect(extractEntities(`A-1${"-".repeat(MB)}`).map((e) => e.text)).toEqual(["A-1"]);
+  });
+
+  it("trims a run of dots after a name in one pass", () => {
+    const found = extractEntities(`He met Alpha${".".repeat(MB)}Beta there`);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.text.length).toBe(MB + 9);
+  });
+
+  it("keeps every one of 100,000 distinct entities, and drops names inside identifiers", () => {
+    const text = Array.from({ length: 100_000 }, (_, i) => `svc-${i} INC-${i}`).join(" ");
+    const found = extractEntities(text);
+    expect(found).toHaveLength(200_000);
+    expect(found.filter((e) => e.type === "code")).toHaveLength(100_000);
+    expect(found.filter((e) => e.type === "identifier")).toHaveLength(100_000);
+    expect(found.some((e) => e.text === "INC")).toBe(false);
+  });
+
+  it("still finds an e-mail address after other text, and one per address", () => {
+    expect(texts("write to ops@acme.io or to billing+eu@acme.co.uk today")).toEqual([
+      "ops@acme.io",
+      "billing+eu@acme.co.uk",
+    ]);
+  });
+});

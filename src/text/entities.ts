@@ -13,8 +13,12 @@ export interface Entity {
   index: number;
 }
 
+/**
+ * Each pattern is linear on any input: a match can only start where the previous character cannot continue
+ * it (a word boundary or a lookbehind), so a long run without a match is read once, not once per start.
+ */
 const PATTERNS: [EntityType, RegExp][] = [
-  ["email", /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
+  ["email", /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
   ["ip", /\b\d{1,3}(?:\.\d{1,3}){3}\b/g],
   ["identifier", /\b[A-Z][A-Z0-9]{0,9}-\d[\w-]*\b/g],
   ["path", /(?<![\w/])\/[A-Za-z0-9_{}.-]+(?:\/[A-Za-z0-9_{}.-]+)+/g],
@@ -43,13 +47,20 @@ function isNameWord(word: string): boolean {
 
 const CONNECTORS = new Set(["of", "the", "&", "de", "von", "van", "der", "la", "le", "du", "y"]);
 
+/** The text without trailing full stops (a loop: `/[.]+$/` is quadratic on a long run of dots). */
+function trimDots(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2e) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 function names(text: string): Entity[] {
   const out: Entity[] = [];
   const tokens = [...text.matchAll(/[\p{L}\p{N}'’.&-]+/gu)];
   let i = 0;
   while (i < tokens.length) {
     const tok = tokens[i]!;
-    const word = tok[0].replace(/[.]+$/, "");
+    const word = trimDots(tok[0]);
     if (!/^[A-Z]/.test(word) || !isNameWord(word)) {
       i++;
       continue;
@@ -57,7 +68,7 @@ function names(text: string): Entity[] {
     let j = i + 1;
     let end = i;
     while (j < tokens.length) {
-      const next = tokens[j]![0].replace(/[.]+$/, "");
+      const next = trimDots(tokens[j]![0]);
       const gap = text.slice(tokens[j - 1]!.index! + tokens[j - 1]![0].length, tokens[j]!.index!);
       if (/[,;:!?()\n]/.test(gap) || tokens[j - 1]![0].endsWith(".")) break;
       if (/^[A-Z]/.test(next) && isNameWord(next)) end = j;
@@ -66,10 +77,7 @@ function names(text: string): Entity[] {
     }
     const start = tok.index!;
     const last = tokens[end]!;
-    const phrase = text
-      .slice(start, last.index! + last[0].length)
-      .replace(/[.]+$/, "")
-      .replace(/['’]s$/, "");
+    const phrase = trimDots(text.slice(start, last.index! + last[0].length)).replace(/['’]s$/, "");
     const sentenceStart = start === 0 || /[.!?]\s*$|\n\s*$|^\s*$/.test(text.slice(Math.max(0, start - 3), start));
     if (end > i || !sentenceStart) out.push({ text: phrase, type: "name", index: start });
     i = end + 1;
@@ -90,14 +98,17 @@ export function extractEntities(text: string): Entity[] {
   found.sort((a, b) => a.index - b.index || b.text.length - a.text.length);
   const seen = new Set<string>();
   const out: Entity[] = [];
+  // Kept entities start at or before this one (sorted), so one lies around it iff the furthest end does.
+  let furthest = -1;
   for (const entity of found) {
     const key = entity.text.toLowerCase();
     if (seen.has(key)) continue;
     // A name inside an identifier or path already found (e.g. "INC" of INC-2026-014) adds nothing.
-    if (out.some((e) => e.index <= entity.index && e.index + e.text.length >= entity.index + entity.text.length))
-      continue;
+    const end = entity.index + entity.text.length;
+    if (furthest >= end) continue;
     seen.add(key);
     out.push(entity);
+    furthest = end;
   }
   return out;
 }

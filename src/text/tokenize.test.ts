@@ -1,5 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countTokens, queryTerms, searchText, sentences, terms, words } from "./tokenize.js";
+import { arbitraryText } from "../../test/fixtures/text/arbitrary.js";
+import { prose } from "../../test/fixtures/text/prose.js";
+import { SLICE_CHARS } from "./segment.js";
+import { countTokens, queryTerms, searchText, sentences, tallyTokens, terms, tokensOf, words } from "./tokenize.js";
 
 describe("tokenize", () => {
   it("splits Chinese into words and bigrams so differently segmented text still matches", () => {
@@ -40,5 +44,69 @@ describe("tokenize", () => {
   it("counts CJK characters as tokens", () => {
     expect(countTokens("退款超时")).toBe(4);
     expect(countTokens("one two three")).toBe(4);
+  });
+});
+
+describe("tokenize on any text", () => {
+  it("word offsets point at the source, in order, for any Unicode text longer than a slice", () => {
+    fc.assert(
+      fc.property(arbitraryText(1_500), (text) => {
+        let last = 0;
+        for (const w of words(text)) {
+          expect(text.slice(w.start, w.end)).toBe(w.word);
+          expect(w.start).toBeGreaterThanOrEqual(last);
+          last = w.end;
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("sentences are trimmed, non-empty, in order and point at the source", () => {
+    fc.assert(
+      fc.property(arbitraryText(1_500), (text) => {
+        let last = 0;
+        for (const s of sentences(text)) {
+          expect(text.slice(s.start, s.end)).toBe(s.text);
+          expect(s.text.trim()).toBe(s.text);
+          expect(s.text.length).toBeGreaterThan(0);
+          expect(s.start).toBeGreaterThanOrEqual(last);
+          last = s.end;
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("never hands the segmenter more than a slice, whatever the text's size", () => {
+    const seen: number[] = [];
+    const original = Intl.Segmenter.prototype.segment;
+    Intl.Segmenter.prototype.segment = function (this: Intl.Segmenter, input: string) {
+      seen.push(input.length);
+      return original.call(this, input);
+    };
+    const text = prose({ seed: 7, chars: 60_000, shape: "mixed" });
+    try {
+      expect(words(text).length).toBeGreaterThan(5_000);
+      expect(sentences(text).length).toBeGreaterThan(500);
+      expect(countTokens(text)).toBeGreaterThan(5_000);
+      expect(terms(text).length).toBeGreaterThan(5_000);
+    } finally {
+      Intl.Segmenter.prototype.segment = original;
+    }
+    expect(Math.max(...seen)).toBeLessThanOrEqual(SLICE_CHARS);
+  });
+
+  it("counts a text as the sum of its lines' tallies", () => {
+    const text = prose({ seed: 8, chars: 30_000, shape: "markdown" });
+    const total = text.split("\n").reduce(
+      (sum, line) => {
+        const t = tallyTokens(line);
+        return { cjk: sum.cjk + t.cjk, latin: sum.latin + t.latin };
+      },
+      { cjk: 0, latin: 0 },
+    );
+    expect(tallyTokens(text)).toEqual(total);
+    expect(countTokens(text)).toBe(tokensOf(total));
   });
 });

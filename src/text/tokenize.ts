@@ -3,11 +3,10 @@
  * retrieval (what a query asks for), so both sides split text the same way. Uses the ICU segmenter built
  * into Node (`Intl.Segmenter`), which splits Chinese and Japanese into dictionary words; runs of CJK
  * characters also yield overlapping character bigrams, so a word segmented differently in a query and a
- * document still matches.
+ * document still matches. Every function here is linear in its input: long texts are segmented in
+ * bounded slices (see segment.ts).
  */
-
-const wordSegmenter = new Intl.Segmenter("und", { granularity: "word" });
-const sentenceSegmenter = new Intl.Segmenter("und", { granularity: "sentence" });
+import { sentenceSegments, wordSegments } from "./segment.js";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
@@ -21,7 +20,7 @@ export interface Word {
 /** Word-like segments with their offsets, in order. */
 export function words(text: string): Word[] {
   const out: Word[] = [];
-  for (const seg of wordSegmenter.segment(text)) {
+  for (const seg of wordSegments(text)) {
     if (seg.isWordLike) out.push({ word: seg.segment, start: seg.index, end: seg.index + seg.segment.length });
   }
   return out;
@@ -32,22 +31,50 @@ export function isCjk(text: string): boolean {
 }
 
 /** Lower case, NFKC, and no possessive: "Eye's" and "Eye" are the same term. */
-function normalise(word: string): string {
+export function normalise(word: string): string {
   return word
     .normalize("NFKC")
     .toLowerCase()
     .replace(/['’]s$/, "");
 }
 
-/** Index terms of a text: normalised words, plus character bigrams of CJK runs. */
-export function terms(text: string): string[] {
+/** Character bigrams of the CJK runs of a text, in order. */
+export function cjkBigrams(text: string): string[] {
   const out: string[] = [];
-  for (const { word } of words(text)) out.push(normalise(word));
   for (const match of text.matchAll(CJK_RUN)) {
     const run = match[0];
     for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
   }
   return out;
+}
+
+/** Index terms of a text: normalised words, plus character bigrams of CJK runs. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const { word } of words(text)) out.push(normalise(word));
+  out.push(...cjkBigrams(text));
+  return out;
+}
+
+/** What one pass over a text's words gives: its token tally and its normalised words. */
+export interface TextReading {
+  tally: TokenTally;
+  /** The normalised words, space-joined: `terms` without the CJK bigrams. */
+  words: string;
+  /** How many words `words` joins. */
+  count: number;
+}
+
+/** Token tally and index words of a text in one pass, for callers that need both (the chunker). */
+export function readText(text: string): TextReading {
+  const out: string[] = [];
+  let latin = 0;
+  for (const seg of wordSegments(text)) {
+    if (!seg.isWordLike) continue;
+    if (!CJK.test(seg.segment)) latin++;
+    out.push(normalise(seg.segment));
+  }
+  return { tally: { cjk: cjkChars(text), latin }, words: out.join(" "), count: out.length };
 }
 
 /** What the keyword index stores for a text: its terms joined by spaces. */
@@ -78,13 +105,34 @@ export function queryTerms(text: string): string[] {
   return out;
 }
 
-/** Approximate model tokens: one per CJK character, four per three other words. */
-export function countTokens(text: string): number {
+/** The parts of a token count: CJK characters and other words. Counts of adjacent texts add up. */
+export interface TokenTally {
+  cjk: number;
+  latin: number;
+}
+
+/** CJK characters (UTF-16 units) of a text. */
+export function cjkChars(text: string): number {
   let cjk = 0;
   for (const match of text.matchAll(CJK_RUN)) cjk += match[0].length;
+  return cjk;
+}
+
+/** The tally of a text, for summing over pieces before `tokensOf`. */
+export function tallyTokens(text: string): TokenTally {
   let latin = 0;
-  for (const { word } of words(text)) if (!CJK.test(word)) latin++;
-  return cjk + Math.ceil((latin * 4) / 3);
+  for (const seg of wordSegments(text)) if (seg.isWordLike && !CJK.test(seg.segment)) latin++;
+  return { cjk: cjkChars(text), latin };
+}
+
+/** Tokens of a tally: one per CJK character, four per three other words. */
+export function tokensOf(tally: TokenTally): number {
+  return tally.cjk + Math.ceil((tally.latin * 4) / 3);
+}
+
+/** Approximate model tokens: one per CJK character, four per three other words. */
+export function countTokens(text: string): number {
+  return tokensOf(tallyTokens(text));
 }
 
 export interface Sentence {
@@ -96,7 +144,7 @@ export interface Sentence {
 /** Sentences with offsets (trailing whitespace trimmed); handles 。！？ as well as Latin punctuation. */
 export function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  for (const seg of sentenceSegmenter.segment(text)) {
+  for (const seg of sentenceSegments(text)) {
     const trimmed = seg.segment.trimEnd();
     const lead = trimmed.length - trimmed.trimStart().length;
     if (trimmed.trim().length === 0) continue;
