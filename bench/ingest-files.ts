@@ -1,6 +1,6 @@
 /**
  * ingest-files: real-size ingest through `ingestPath` (keyword-only), each phase in its own process:
- * - PDFs: 20 generated quarterly reports of 50 pages (1,000 pages; bench/report-pdfs.ts), vs raw text
+ * - PDFs: 20 generated quarterly reports of 50 pages (1,000 pages; test/fixtures/pdf/filing.ts), vs raw text
  *   extraction of the same files (pdfjs getTextContent page by page, one thread). Target: under 90 s.
  * - Large texts: 10 MB of Markdown (headings, lists, tables), of plain text one sentence per line (no blank
  *   lines), and of Chinese and Japanese, vs reading and decoding the same file. Target: each under 20 s.
@@ -15,9 +15,9 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { buildFilingPdf } from "../test/fixtures/pdf/filing.js";
 import { prose, type Shape } from "../test/fixtures/text/prose.js";
 import type { BenchContext, Benchmark, BenchResult, ResultRow } from "./report.js";
-import { writeReportPdfs } from "./report-pdfs.js";
 import { measureLinearity } from "./text-linearity.js";
 
 const MB = 1024 * 1024;
@@ -79,7 +79,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
   const pdfDir = join(ctx.scratch, "pdfs");
   mkdirSync(pdfDir, { recursive: true });
   ctx.progress(`ingest-files: writing ${files} report PDFs of ${pages} pages`);
-  const pdfs = await writeReportPdfs({ dir: pdfDir, files, pages });
+  const pdfs = await writeFilings({ dir: pdfDir, files, pages });
   ctx.progress("ingest-files: raw pdfjs text extraction");
   const raw = await phase({ mode: "extract-pdf", files: pdfs }, timeout);
   ctx.progress(`ingest-files: ferret ingest of the PDFs, ${WORKERS} parse workers`);
@@ -190,6 +190,24 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     linearity.note,
   );
   return { name: "ingest-files", rows, notes, extra };
+}
+
+const COMPANIES = ["Acme Corp", "Globex Inc", "Initech Holdings", "Umbrella Group", "Stark Industries"];
+
+/**
+ * Quarterly filings of `pages` pages each (the tests' filing builder: running headers and footers, headings,
+ * prose, tables with two-line column headers, outline, debris), one seed per file; returns their paths.
+ */
+async function writeFilings(options: { dir: string; files: number; pages: number }): Promise<string[]> {
+  const paths: string[] = [];
+  for (let i = 0; i < options.files; i++) {
+    const path = join(options.dir, `report-${String(i + 1).padStart(2, "0")}.pdf`);
+    const company = COMPANIES[i % COMPANIES.length] as string;
+    const { bytes } = await buildFilingPdf({ pages: options.pages, seed: 1_000 + i, company });
+    writeFileSync(path, bytes);
+    paths.push(path);
+  }
+  return paths;
 }
 
 export const ingestFilesBenchmark: Benchmark = {
