@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../src/spec/document.js";
 import { countTokens, searchText, terms } from "../src/text/tokenize.js";
-import { pick, type Random, randomInt, seededRandom, zipfSampler } from "./prng.js";
+import { pick, type Random, randomInt, seededRandom, zipfSampler } from "../test/fixtures/prng.js";
 
 const FUNCTION_WORDS = (
   "the of and to a in is that for it as was with be by on are or from at this which but have an they were " +

@@ -1,5 +1,5 @@
 /** Random-but-clustered unit vectors (no model): points scattered around seeded random centroids. */
-import { gaussian, type Random, seededRandom } from "./prng.js";
+import { gaussian, type Random, seededRandom } from "../test/fixtures/prng.js";
 
 export interface ClusteredVectors {
   dims: number;

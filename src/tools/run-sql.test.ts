@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ingestPath } from "../ingest/ingest.js";
 import { createRetriever } from "../retrieval/search.js";
 import type { Principal } from "../spec/principal.js";
+import { alive } from "../stores/sqlite/__fixtures__/process-alive.js";
 import { createSqliteStore, type SqliteStore } from "../stores/sqlite/index.js";
 import type { ToolContext } from "./define-tool.js";
 import { executeToolCall } from "./execute-tool-call.js";
@@ -184,20 +184,6 @@ const RUNAWAYS: [string, string][] = [
       "FROM orders a, orders b, orders c, orders d, orders e, orders f, orders g, orders h ORDER BY k",
   ],
 ];
-
-/** Alive and not a zombie (an orphan's zombie may wait for a reaper that never comes in a container). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-}
 
 describe("run_sql that runs too long", () => {
   for (const [shape, runaway] of RUNAWAYS) {

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import type { Principal } from "../../spec/principal.js";
+import { alive } from "./__fixtures__/process-alive.js";
 import { createSqliteStore, type SqliteStore } from "./index.js";
 import type { SqlLimits } from "./sql-runner.js";
 
@@ -32,20 +32,6 @@ async function storeWith(limits: Partial<SqlLimits>): Promise<SqliteStore> {
     rows: Array.from({ length: 400 }, (_, n) => ({ n, label: `label number ${n}` })),
   });
   return store;
-}
-
-/** Alive and not a zombie (an orphan's zombie may wait for a reaper that never comes in a container). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
 }
 
 describe("SQL runner limits", () => {
