@@ -65,9 +65,7 @@ describe("ingestPath", () => {
     const summary = await ingestPath({ store, path: set, tenant: TENANT });
     expect(summary.sources).toEqual(["docs", "parts", "history"]);
     expect(summary.added).toBe(5 + 4 + 2);
-    expect(summary.failed).toEqual([
-      { file: "docs/corrupt.pdf", reason: "docs/corrupt.pdf: not a readable PDF (corrupt or truncated)" },
-    ]);
+    expect(summary.failed).toEqual([{ file: "docs/corrupt.pdf", reason: "not a readable PDF (corrupt or truncated)" }]);
     expect(summary.skipped).toEqual([
       { file: "docs/binary.txt", reason: "binary file (contains NUL bytes)" },
       { file: "docs/empty.md", reason: "empty file" },

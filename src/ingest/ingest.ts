@@ -110,6 +110,16 @@ async function writeFileTable(options: {
   }
 }
 
+/**
+ * A reason without the file name it may start with (errors name their file for callers that see them alone;
+ * the summary already pairs each reason with its file): `a.csv, line 3: ...` becomes `line 3: ...`.
+ */
+function withoutFile(file: string, reason: string): string {
+  if (reason.startsWith(`${file}: `)) return reason.slice(file.length + 2);
+  if (reason.startsWith(`${file}, `)) return reason.slice(file.length + 2);
+  return reason;
+}
+
 interface PlannedFile {
   /** What to read. */
   absPath: string;
@@ -241,18 +251,18 @@ async function ingestWith(
     })) {
       progress({ phase: "load", done: index++, total: files.length, file: relPath });
       if (parsed.kind === "skipped") {
-        summary.skipped.push({ file: relPath, reason: parsed.reason });
+        summary.skipped.push({ file: relPath, reason: withoutFile(relPath, parsed.reason) });
         continue;
       }
       if (parsed.kind === "failed") {
-        summary.failed.push({ file: relPath, reason: parsed.reason });
+        summary.failed.push({ file: relPath, reason: withoutFile(relPath, parsed.reason) });
         keep.push(relPath);
         continue;
       }
       if (parsed.table) {
         const written = await writeFileTable({ store, tenant, plan, relPath, table: parsed.table });
         if ("failed" in written) {
-          summary.failed.push({ file: relPath, reason: written.failed });
+          summary.failed.push({ file: relPath, reason: withoutFile(relPath, written.failed) });
           keep.push(relPath);
           continue;
         }
