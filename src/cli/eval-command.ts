@@ -16,6 +16,7 @@ import { addGlobalOptions, type GlobalOptions, openFerret } from "./options.js";
 interface EvalFlags extends GlobalOptions {
   mode?: "auto" | "rag" | "agentic";
   limit?: number;
+  split?: "dev" | "test";
   concurrency?: number;
   out?: string;
   baseline?: string;
@@ -56,6 +57,11 @@ export function evalCommand(program: Command, setExit: (code: number) => void): 
       .description("ingest a set into a fresh store, ask every question, score and report")
       .option("--mode <mode>", "auto | rag | agentic", oneOf(["auto", "rag", "agentic"] as const), "auto")
       .option("--limit <n>", "only the first N questions", wholeNumber(1))
+      .option(
+        "--split <half>",
+        "dev (even positions) | test (odd positions): half of the questions",
+        oneOf(["dev", "test"] as const),
+      )
       .option("--concurrency <n>", "questions in flight, 1..64", wholeNumber(1, 64), 1)
       .option("--out <dir>", "where to write results.jsonl, report.json, report.html")
       .option("--baseline <kind>", "also run a baseline in the same run: single-pass", oneOf(["single-pass"] as const))
@@ -82,6 +88,7 @@ export function evalCommand(program: Command, setExit: (code: number) => void): 
         ask: askWith(ferret, flags.mode ?? "auto"),
         baselineAsk: flags.baseline === "single-pass" ? askWith(ferret, "rag") : undefined,
         limit: flags.limit,
+        split: flags.split,
         concurrency: flags.concurrency ?? 1,
         onProgress: (done, total) => {
           if (done === total || Date.now() - lastShown > 1000) {

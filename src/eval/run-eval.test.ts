@@ -69,4 +69,14 @@ describe("runEval", () => {
     expect(report.deltas?.evidence_recall).toBe(1);
     expect(report.deltas?.citation_precision).toBeNull();
   });
+
+  it("splits a set into halves that do not overlap and together hold every question", async () => {
+    const set = loadEvalSet(MINI);
+    const ids = async (split: "dev" | "test") => (await runEval({ set, ask: goodAsk, split })).results.map((r) => r.id);
+    const dev = await ids("dev");
+    const test = await ids("test");
+    expect(dev).toEqual(set.questions.filter((_, i) => i % 2 === 0).map((q) => q.id));
+    expect(test).toEqual(set.questions.filter((_, i) => i % 2 === 1).map((q) => q.id));
+    expect([...dev, ...test].sort()).toEqual(set.questions.map((q) => q.id).sort());
+  });
 });

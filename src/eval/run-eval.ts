@@ -47,8 +47,13 @@ export interface RunEvalOptions {
   ask: AskFn;
   /** A second system run over the same questions, reported side by side. */
   baselineAsk?: AskFn;
-  /** Only the first `limit` questions. */
+  /** Only the first `limit` questions (after `split`). */
   limit?: number;
+  /**
+   * Half of the set: `dev` the questions at even positions (0, 2, ...), `test` those at odd ones. Tune on one
+   * half, check on the other, so a change is judged on questions it was not made for.
+   */
+  split?: "dev" | "test";
   /** Questions in flight at once (default 1). */
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
@@ -141,7 +146,11 @@ export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
   const { set, ask, baselineAsk, onProgress } = options;
   const now = options.now ?? Date.now;
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
-  const questions = options.limit === undefined ? set.questions : set.questions.slice(0, Math.max(0, options.limit));
+  const half =
+    options.split === undefined
+      ? set.questions
+      : set.questions.filter((_, i) => i % 2 === (options.split === "dev" ? 0 : 1));
+  const questions = options.limit === undefined ? half : half.slice(0, Math.max(0, options.limit));
   const total = questions.length * (baselineAsk ? 2 : 1);
   let done = 0;
   const tick = () => onProgress?.(++done, total);
