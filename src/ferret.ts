@@ -160,6 +160,7 @@ export interface FerretUploadOptions {
   acl?: string[];
   limits?: Partial<IngestLimits>;
   workers?: number;
+  onProgress?: FerretIngestOptions["onProgress"];
 }
 
 export interface Ferret {
@@ -177,6 +178,8 @@ export interface Ferret {
    * reader can no longer read are redacted, with everything derived from them (see `readableRun`).
    */
   trace(runId: string, options?: { principal?: Principal }): Promise<RunRecord | undefined>;
+  /** Who acts in a call that names nobody (see `FerretOptions.principal`). */
+  defaultPrincipal(): Promise<Principal>;
   /** The runs the principal may read (their own; every user's for an owner), newest first. */
   runs(options?: RunListQuery & { principal?: Principal }): Promise<RunSummary[]>;
   /** The turns of a session of the principal (empty when it has none). */
@@ -381,6 +384,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       const record = await s.getRun(runId, principal);
       return record && readableRun({ record, store: s, principal });
     },
+    defaultPrincipal: ownerOf,
     async runs(opts = {}) {
       const { principal, ...query } = opts;
       if (!s.listRuns) throw new StoreError(`The ${s.provider} store cannot list runs.`);
@@ -424,7 +428,12 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
         description: opts.description,
         acl: opts.acl,
         ingest: (path, ingestOptions) =>
-          api.ingest(path, { ...ingestOptions, limits: opts.limits, workers: opts.workers }),
+          api.ingest(path, {
+            ...ingestOptions,
+            limits: opts.limits,
+            workers: opts.workers,
+            onProgress: opts.onProgress,
+          }),
       });
     },
     async document(docId, opts) {
