@@ -93,6 +93,8 @@ export interface FerretOptions {
   inputLimits?: Partial<InputLimits>;
   env?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
+  /** The clock of key times and spend days (tests move it past midnight UTC). */
+  now?: () => number;
 }
 
 export interface FerretIngestOptions {
@@ -449,8 +451,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       if (removed) cache?.invalidateSource(principal.tenant, opts.source);
       return removed;
     },
-    keys: createApiKeys({ store: keyStoreOf(s), provider: s.provider }),
-    spend: createSpendLedger({ store: spendStoreOf(s), provider: s.provider }),
+    keys: createApiKeys({ store: keyStoreOf(s), provider: s.provider, now: options.now }),
+    spend: createSpendLedger({ store: spendStoreOf(s), provider: s.provider, now: options.now }),
     close() {
       return s.close();
     },
