@@ -59,7 +59,7 @@ describe("multipart uploads", () => {
       ["Zephyr launch window", "launch-window.md"],
     ] as const) {
       const hits = (await (await postJson(`${t.url}/v1/search`, key, { query, sources: ["uploads"] })).json()) as {
-        hits: { docId: string }[];
+        passages: { docId: string }[];
       };
       expect(hits.passages[0]?.docId, query).toBe(docId);
     }
