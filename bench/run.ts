@@ -1,7 +1,7 @@
 /**
  * ferret benchmarks.
  *
- *   npm run bench                       # every benchmark, full scale (about 10 minutes on 2 cores)
+ *   npm run bench                       # every benchmark, full scale (about 12 minutes on 2 cores)
  *   npm run bench -- search-keyword     # only the named ones (any of the names below)
  *   npm run bench -- --quick            # 10k-chunk scale only, for development (about a minute)
  *   npx tsx bench/run.ts --quick ingest
@@ -21,6 +21,9 @@
  *                   ferret's loop vs a sequential retrieve-grade-rewrite-generate loop (LangGraph tutorial shape)
  *   sql             user SQL in its killable runner process: warm query latency vs in-process better-sqlite3,
  *                   runner start, event-loop stalls during a runaway, runner peak RSS under the memory cap
+ *   serve           ferret serve on loopback under autocannon, 32 connections, 30 s each on /v1/search and offline
+ *                   /v1/ask (5 s with --quick; FERRET_BENCH_SERVE_SECONDS=N sets it): req/s, p50/p99, errors and
+ *                   the server's RSS growth, vs the same calls made in-process through the library
  *
  * Reading the output: progress goes to stderr; each benchmark prints a table on stdout with ferret's
  * figure, the same-run baseline, the ratio ferret/baseline (for latency lower is better, for chunks/s
@@ -44,6 +47,7 @@ const REGISTRY: Record<string, () => Promise<Benchmark>> = {
   "ask-offline": async () => (await import("./ask-offline.js")).askOfflineBenchmark,
   "simulated-llm": async () => (await import("./simulated-llm.js")).simulatedLlmBenchmark,
   sql: async () => (await import("./sql.js")).sqlBenchmark,
+  serve: async () => (await import("./serve.js")).serveBenchmark,
 };
 
 function usage(): string {

@@ -8,6 +8,16 @@ import { resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
 import type { IngestLimits } from "./ingest/limits.js";
 import { evalSetTenant } from "./ingest/set-tenant.js";
+import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
+import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
+import {
+  type DocumentChunk,
+  type DocumentEntry,
+  listDocuments,
+  readDocument,
+  removeDocument,
+} from "./library/documents.js";
+import { type UploadFile, uploadFiles } from "./library/upload.js";
 import { createOfflineEngine } from "./models/offline/index.js";
 import { createSubQueryCache, type SubQueryCache } from "./retrieval/cache.js";
 import { chooseRetrieval, createHierarchicalRetriever } from "./retrieval/hierarchical.js";
@@ -24,16 +34,22 @@ import {
   resolveInputLimits,
 } from "./safety/input-limits.js";
 import type { Answer } from "./spec/answer.js";
+import type { DocumentRecord } from "./spec/document.js";
 import type { EmbedderV1 } from "./spec/embedder.js";
 import type { AgentEngineV1, Preset } from "./spec/engine.js";
+import { StoreError } from "./spec/errors.js";
+import { keyStoreOf, spendStoreOf } from "./spec/keys.js";
 import type { Passage } from "./spec/passage.js";
 import { LOCAL_OWNER, type Principal } from "./spec/principal.js";
 import type { RerankerV1 } from "./spec/reranker.js";
 import type { SourceInfo } from "./spec/source.js";
-import type { RunRecord, SessionTurn, StoreV1 } from "./spec/store.js";
+import type { RunListQuery, RunRecord, RunSummary, SessionTurn, StoreV1 } from "./spec/store.js";
+import type { ToolResult } from "./spec/tool-result.js";
 import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
 import { createSqliteStore } from "./stores/sqlite/index.js";
 import { createCachedExecutor } from "./tools/cached-executor.js";
+import { type AnyTool, DEFAULT_LOW_CONFIDENCE } from "./tools/define-tool.js";
+import { executeToolCall } from "./tools/execute-tool-call.js";
 import { graphTools } from "./tools/graph-tools.js";
 import { sqlTools } from "./tools/run-sql.js";
 import { createToolset } from "./tools/toolset.js";
@@ -77,6 +93,8 @@ export interface FerretOptions {
   inputLimits?: Partial<InputLimits>;
   env?: Record<string, string | undefined>;
   onWarning?: (message: string) => void;
+  /** The clock of key times and spend days (tests move it past midnight UTC). */
+  now?: () => number;
 }
 
 export interface FerretIngestOptions {
@@ -113,6 +131,38 @@ export interface AskOptions {
   checkpoints?: CheckpointSettings;
   onCheckpoint?: (request: CheckpointRequest) => Promise<CheckpointDecision>;
   signal?: AbortSignal;
+  /**
+   * What is left of a spending allowance (a tenant's daily cap), in USD: the run makes no model call that
+   * would pass it and stops with `spend_cap`; at 0 or less it makes none at all.
+   */
+  spendCapUsd?: number;
+}
+
+/** The tools a run of one principal has, to call one at a time (an MCP server, a tool API). */
+export interface Toolbox {
+  readonly principal: Principal;
+  /** The sources the principal may read. */
+  readonly sources: SourceInfo[];
+  /** The same tools `ask` plans with for this principal. */
+  readonly tools: readonly AnyTool[];
+  /** Validates and runs a call under the principal, the executor's time limit and cache; never throws. */
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<ToolResult>;
+}
+
+export interface FerretUploadOptions {
+  /** A `documents` source of the principal's tenant; created when missing. */
+  source: string;
+  principal?: Principal;
+  /** For a new source only: an existing one keeps its own. */
+  description?: string;
+  acl?: string[];
+  limits?: Partial<IngestLimits>;
+  workers?: number;
+  onProgress?: FerretIngestOptions["onProgress"];
 }
 
 export interface Ferret {
@@ -130,6 +180,32 @@ export interface Ferret {
    * reader can no longer read are redacted, with everything derived from them (see `readableRun`).
    */
   trace(runId: string, options?: { principal?: Principal }): Promise<RunRecord | undefined>;
+  /** Who acts in a call that names nobody (see `FerretOptions.principal`). */
+  defaultPrincipal(): Promise<Principal>;
+  /** The runs the principal may read (their own; every user's for an owner), newest first. */
+  runs(options?: RunListQuery & { principal?: Principal }): Promise<RunSummary[]>;
+  /** The turns of a session of the principal (empty when it has none). */
+  turns(sessionId: string, options?: { principal?: Principal }): Promise<SessionTurn[]>;
+  /** The principal's tools, for calling them one by one with the same rights, limits and cache as a run. */
+  toolbox(options?: { principal?: Principal }): Promise<Toolbox>;
+  /** Adds files to a documents source through the ingest (see `uploadFiles`): failed and skipped files by name. */
+  upload(files: readonly UploadFile[], options: FerretUploadOptions): Promise<IngestSummary>;
+  /** A readable document with its chunks and their offsets, or undefined. */
+  document(
+    docId: string,
+    options: { source: string; principal?: Principal },
+  ): Promise<{ document: DocumentRecord; chunks: DocumentChunk[] } | undefined>;
+  /** A page of the readable documents of a source (no text); undefined when the source is not readable. */
+  documents(
+    source: string,
+    options?: { principal?: Principal; limit?: number; after?: string },
+  ): Promise<{ documents: DocumentEntry[]; next?: string } | undefined>;
+  /** Removes a readable document of a source; false when there is none the principal may read. */
+  removeDocument(docId: string, options: { source: string; principal?: Principal }): Promise<boolean>;
+  /** API keys kept in the store (hashed), mapping each to a principal. */
+  readonly keys: ApiKeys;
+  /** Daily spend per tenant and key, kept in the store. */
+  readonly spend: SpendLedger;
   close(): Promise<void>;
 }
 
@@ -201,13 +277,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     if (opts.sessionId)
       history.unshift(...fitSession(await s.getTurns(opts.sessionId, principal), history, inputLimits));
     const sources = await s.listSources(principal);
-    const tables = sources.some((source) => (source.tables?.length ?? 0) > 0);
     return {
-      toolset: createToolset({
-        sources,
-        maxQueryChars: inputLimits.maxQueryChars,
-        tools: [...(tables ? sqlTools : []), ...(s.graph ? graphTools : [])],
-      }),
+      toolset: toolsetFor(sources),
       executeTool,
       reranker,
       question,
@@ -223,7 +294,17 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       checkpoints: opts.checkpoints,
       onCheckpoint: opts.onCheckpoint,
       signal: opts.signal,
+      spendCapUsd: opts.spendCapUsd,
     };
+  }
+
+  function toolsetFor(sources: SourceInfo[]) {
+    const tables = sources.some((source) => (source.tables?.length ?? 0) > 0);
+    return createToolset({
+      sources,
+      maxQueryChars: inputLimits.maxQueryChars,
+      tools: [...(tables ? sqlTools : []), ...(s.graph ? graphTools : [])],
+    });
   }
 
   async function remember(sessionId: string | undefined, principal: Principal, question: string, answer: Answer) {
@@ -235,7 +316,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     ]);
   }
 
-  return {
+  const api: Ferret = {
     store: s,
     retriever,
     embedder,
@@ -305,8 +386,76 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       const record = await s.getRun(runId, principal);
       return record && readableRun({ record, store: s, principal });
     },
+    defaultPrincipal: ownerOf,
+    async runs(opts = {}) {
+      const { principal, ...query } = opts;
+      if (!s.listRuns) throw new StoreError(`The ${s.provider} store cannot list runs.`);
+      return s.listRuns(principal ?? (await ownerOf()), query);
+    },
+    async turns(sessionId, opts = {}) {
+      return s.getTurns(sessionId, opts.principal ?? (await ownerOf()));
+    },
+    async toolbox(opts = {}) {
+      const principal = opts.principal ?? (await ownerOf());
+      const sources = await s.listSources(principal);
+      const toolset = toolsetFor(sources);
+      const execute = executeTool ?? executeToolCall;
+      return {
+        principal,
+        sources,
+        tools: toolset.names().map((name) => toolset.get(name) as AnyTool),
+        call: (name, args, callOptions = {}) =>
+          execute(
+            toolset,
+            { tool: name, args },
+            {
+              principal,
+              retriever,
+              store: s,
+              sources,
+              signal: callOptions.signal ?? new AbortController().signal,
+              lowConfidence: DEFAULT_LOW_CONFIDENCE,
+            },
+            { timeoutMs: callOptions.timeoutMs },
+          ),
+      };
+    },
+    async upload(files, opts) {
+      const principal = opts.principal ?? (await ownerOf());
+      return uploadFiles({
+        store: s,
+        files,
+        source: opts.source,
+        principal,
+        description: opts.description,
+        acl: opts.acl,
+        ingest: (path, ingestOptions) =>
+          api.ingest(path, {
+            ...ingestOptions,
+            limits: opts.limits,
+            workers: opts.workers,
+            onProgress: opts.onProgress,
+          }),
+      });
+    },
+    async document(docId, opts) {
+      return readDocument({ store: s, docId, source: opts.source, principal: opts.principal ?? (await ownerOf()) });
+    },
+    async documents(source, opts = {}) {
+      const principal = opts.principal ?? (await ownerOf());
+      return listDocuments({ store: s, source, principal, limit: opts.limit, after: opts.after });
+    },
+    async removeDocument(docId, opts) {
+      const principal = opts.principal ?? (await ownerOf());
+      const removed = await removeDocument({ store: s, docId, source: opts.source, principal });
+      if (removed) cache?.invalidateSource(principal.tenant, opts.source);
+      return removed;
+    },
+    keys: createApiKeys({ store: keyStoreOf(s), provider: s.provider, now: options.now }),
+    spend: createSpendLedger({ store: spendStoreOf(s), provider: s.provider, now: options.now }),
     close() {
       return s.close();
     },
   };
+  return api;
 }

@@ -1,5 +1,7 @@
 /** ferret: agentic RAG for TypeScript. The library API. */
 
+export type { AgentLimits, AgentMode, CheckpointRequest, CheckpointSettings } from "./agent/options.js";
+export { PRESET_NAMES, PRESETS, type PresetSettings } from "./agent/presets.js";
 export { resolveEngine } from "./engine.js";
 export {
   type AskOptions,
@@ -9,11 +11,19 @@ export {
   type FerretIngestOptions,
   type FerretOptions,
   type FerretSearchOptions,
+  type FerretUploadOptions,
+  type Toolbox,
 } from "./ferret.js";
 export type { IngestSummary } from "./ingest/ingest.js";
 export { DEFAULT_INGEST_LIMITS, type IngestLimits } from "./ingest/limits.js";
+export type { ApiKeyInfo, ApiKeys, CreatedKey, CreateKeyOptions, SpendLedger } from "./keys/index.js";
+export { hashKey, parseRate, utcDay } from "./keys/index.js";
+export type { DocumentChunk, DocumentEntry } from "./library/documents.js";
+export type { UploadFile } from "./library/upload.js";
 export { createOfflineEngine } from "./models/offline/index.js";
 export type { RetrieveOptions, Retriever, SearchMode } from "./retrieval/retriever.js";
 export { createRetriever } from "./retrieval/search.js";
 export * from "./spec/index.js";
 export { createSqliteStore } from "./stores/sqlite/index.js";
+export { quoteSpan } from "./text/quote-span.js";
+export type { AnyTool } from "./tools/define-tool.js";

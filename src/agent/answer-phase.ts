@@ -26,6 +26,7 @@ const EARLY = new Set<StopReason>([
   "no_progress",
   "aborted",
   "fallback",
+  "spend_cap",
 ]);
 
 function stopReasonFor(loop: StopReason, refused: boolean): StopReason {

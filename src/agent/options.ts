@@ -75,6 +75,8 @@ export interface RunAgentOptions {
   reranker?: RerankerV1;
   /** Keep the run record out of the store (it is saved by default). */
   persist?: boolean;
+  /** What is left of a spending allowance, USD: no model call may pass it (stop reason `spend_cap`). */
+  spendCapUsd?: number;
 }
 
 export interface ResolvedSettings {

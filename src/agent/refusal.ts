@@ -12,6 +12,7 @@ const WHY: Partial<Record<StopReason, string>> = {
   no_progress: "the search stopped making progress",
   aborted: "the run was stopped",
   fallback: "the planner failed",
+  spend_cap: "the daily spend cap was reached",
 };
 
 /** What was searched, as `api_docs for 'refund timeout' (3 passages)`. */

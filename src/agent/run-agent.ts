@@ -19,6 +19,7 @@ const HARD_STOPS = new Set<StopReason>([
   "cost_budget",
   "max_tool_calls",
   "max_steps",
+  "spend_cap",
 ]);
 
 /**
@@ -73,7 +74,8 @@ async function* drive(run: RunContext): AsyncGenerator<TraceEvent, Answer> {
 
     const decision = yield* decideRoute(run);
     if (decision === undefined) {
-      final = yield* answerPhase(run, { reason: run.interruption() ?? "aborted", refuse: true });
+      // Routing was stopped before it ran: by the caller, the clock or a budget (which one it was, it still is).
+      final = yield* answerPhase(run, { reason: run.budgetStop("engine") ?? "aborted", refuse: true });
     } else if (decision.route === "none") {
       final = yield* replyWithoutRetrieval(run, decision);
     } else {

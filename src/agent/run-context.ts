@@ -14,6 +14,7 @@ import {
   firstStop,
   type LoopSnapshot,
   type StopCondition,
+  spendCap,
   timeout,
   tokenBudget,
 } from "./stop-conditions.js";
@@ -154,7 +155,12 @@ export class RunContext {
     const conditions: StopCondition[] =
       kind === "tool"
         ? [timeout(limits.timeoutMs)]
-        : [timeout(limits.timeoutMs), tokenBudget(limits.maxTokens), costBudget(limits.maxCostUsd)];
+        : [
+            timeout(limits.timeoutMs),
+            tokenBudget(limits.maxTokens),
+            costBudget(limits.maxCostUsd),
+            ...(this.options.spendCapUsd === undefined ? [] : [spendCap(this.options.spendCapUsd)]),
+          ];
     return firstStop(conditions, { ...this.snapshot({ newCalls: 1, planDone: false }), reserve: this.reserve(kind) });
   }
 

@@ -47,6 +47,12 @@ export const timeout =
   (s) =>
     s.elapsedMs + s.reserve.ms >= timeoutMs ? "timeout" : undefined;
 
+/** Stops when the cost so far plus what is left to spend would pass what is left of an allowance (none at 0). */
+export const spendCap =
+  (remainingUsd: number): StopCondition =>
+  (s) =>
+    remainingUsd <= 0 || s.costUsd + s.reserve.costUsd > remainingUsd ? "spend_cap" : undefined;
+
 /** The latest plan brought no new call (everything repeated, or nothing planned) without saying it was done. */
 export const noProgress = (): StopCondition => (s) => (s.newCalls === 0 && !s.planDone ? "no_progress" : undefined);
 

@@ -4,7 +4,9 @@ import { askCommand, chatCommand, traceCommand } from "./ask-commands.js";
 import { exitQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { evalCommand } from "./eval-command.js";
 import { ingestCommand } from "./ingest-command.js";
+import { keysCommand } from "./keys-command.js";
 import { searchCommand, sourcesCommand } from "./query-commands.js";
+import { mcpCommand, serveCommand } from "./serve-command.js";
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -25,6 +27,9 @@ export async function main(argv: string[]): Promise<number> {
   chatCommand(program);
   traceCommand(program, setExit);
   evalCommand(program, setExit);
+  keysCommand(program, setExit);
+  serveCommand(program);
+  mcpCommand(program);
   try {
     await program.parseAsync(argv);
     return exit;

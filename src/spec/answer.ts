@@ -13,6 +13,8 @@ export const STOP_REASONS = [
   "insufficient_evidence",
   "aborted",
   "fallback",
+  /** The tenant's (or key's) daily spend cap left no room for another model call. */
+  "spend_cap",
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 

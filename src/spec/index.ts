@@ -4,6 +4,7 @@ export * from "./embedder.js";
 export * from "./engine.js";
 export * from "./errors.js";
 export * from "./graph.js";
+export * from "./keys.js";
 export * from "./passage.js";
 export * from "./principal.js";
 export * from "./reranker.js";

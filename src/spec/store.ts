@@ -1,5 +1,6 @@
 import type { ChunkRecord, DocumentRecord, DocumentWrite } from "./document.js";
 import type { GraphStoreV1 } from "./graph.js";
+import type { KeyStoreV1, SpendStoreV1 } from "./keys.js";
 import type { Passage } from "./passage.js";
 import type { Principal } from "./principal.js";
 import type { SourceInfo, SourceRecord, TableSchema } from "./source.js";
@@ -105,6 +106,31 @@ export interface RunRecord {
   redacted?: { passages: number };
 }
 
+/** A run as a listing shows it: who asked what, when, and how it ended (no answer text, no evidence). */
+export interface RunSummary {
+  runId: string;
+  tenant: string;
+  user: string;
+  question: string;
+  startedAt: string;
+  /** From the saved answer; absent for a run saved without one. */
+  status?: "answered" | "partial" | "refused";
+  stopReason?: string;
+  costUsd?: number;
+  latencyMs?: number;
+}
+
+/** Which runs to list: newest first, `limit` at most (default 50, at most 200), started before `before`. */
+export interface RunListQuery {
+  limit?: number;
+  /** ISO time: only runs started strictly before it (the `startedAt` of the last run of the previous page). */
+  before?: string;
+  status?: RunSummary["status"];
+  stopReason?: string;
+  /** Only this user's runs (an owner, holding `*`, sees every user of the tenant; others only themselves). */
+  user?: string;
+}
+
 export interface SessionTurn {
   role: "user" | "assistant";
   content: string;
@@ -153,6 +179,10 @@ export interface StoreV1 {
 
   /** The entity graph, when the adapter keeps one (mentions ride on `ChunkRecord.entities`). */
   readonly graph?: GraphStoreV1;
+  /** API keys (see `keyStoreOf`), when the adapter keeps them. */
+  readonly keys?: KeyStoreV1;
+  /** Daily spend records (see `spendStoreOf`), when the adapter keeps them. */
+  readonly spend?: SpendStoreV1;
 
   // tables (each CSV file is a real SQL table; a source may hold several)
   /** Creates or replaces one file's table; returns the SQL name it has (see `TableWrite`). */
@@ -181,6 +211,8 @@ export interface StoreV1 {
    * (`readableRun` in trace/, which `Ferret.trace` applies).
    */
   getRun(runId: string, principal: Principal): Promise<RunRecord | undefined>;
+  /** The runs `getRun` would show the principal, newest first (optional: stores without it cannot list). */
+  listRuns?(principal: Principal, query?: RunListQuery): Promise<RunSummary[]>;
   appendTurns(sessionId: string, principal: Principal, turns: SessionTurn[]): Promise<void>;
   getTurns(sessionId: string, principal: Principal): Promise<SessionTurn[]>;
 

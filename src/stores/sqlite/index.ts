@@ -5,7 +5,9 @@ import type { SourceInfo, SourceRecord } from "../../spec/source.js";
 import type {
   DocumentLookup,
   KeywordQuery,
+  RunListQuery,
   RunRecord,
+  RunSummary,
   ScoredChunk,
   ScoredDocument,
   SessionTurn,
@@ -22,12 +24,14 @@ import * as documents from "./documents.js";
 import { cachedEmbeddings, cacheEmbeddings } from "./embedding-cache.js";
 import { SqliteGraph, writeDocumentsWithEntities } from "./graph.js";
 import { HnswIndexes } from "./hnsw.js";
+import { SqliteKeys } from "./keys.js";
 import { keywordSearch } from "./keyword-search.js";
 import { getChunks, getDocument } from "./reads.js";
-import { getRun, saveRun } from "./runs.js";
+import { getRun, listRuns, saveRun } from "./runs.js";
 import { openDatabase } from "./schema.js";
 import { appendTurns, getTurns } from "./sessions.js";
 import { listSources, putSource, removeSource } from "./sources.js";
+import { SqliteSpend } from "./spend.js";
 import { SqlQueries } from "./sql-query.js";
 import type { SqlLimits } from "./sql-runner.js";
 import { toStoreError } from "./sqlite-errors.js";
@@ -60,6 +64,10 @@ export class SqliteStore implements StoreV1 {
   #closed = false;
   /** The entity graph (`GraphStoreV1`): mentions ride on `ChunkRecord.entities` and are written with the chunks. */
   readonly graph = new SqliteGraph((operation, fn) => this.#run(operation, fn));
+  /** API keys (`KeyStoreV1`), stored hashed. */
+  readonly keys = new SqliteKeys((operation, fn) => this.#run(operation, fn));
+  /** Daily spend per tenant and key (`SpendStoreV1`). */
+  readonly spend = new SqliteSpend((operation, fn) => this.#run(operation, fn));
 
   constructor(options: SqliteStoreOptions) {
     const readonly = options.readonly ?? false;
@@ -193,6 +201,10 @@ export class SqliteStore implements StoreV1 {
 
   getRun(runId: string, principal: Principal): Promise<RunRecord | undefined> {
     return this.#run("read a run", (ctx) => getRun(ctx, runId, principal));
+  }
+
+  listRuns(principal: Principal, query?: RunListQuery): Promise<RunSummary[]> {
+    return this.#run("list runs", (ctx) => listRuns(ctx, principal, query));
   }
 
   appendTurns(sessionId: string, principal: Principal, turns: SessionTurn[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { AccessDeniedError } from "../../spec/errors.js";
 import type { Principal } from "../../spec/principal.js";
-import type { RunRecord } from "../../spec/store.js";
+import type { RunListQuery, RunRecord, RunSummary } from "../../spec/store.js";
 import type { StoreContext } from "./context.js";
 import { isOwner } from "./filters.js";
 
@@ -59,4 +59,65 @@ export function getRun(ctx: StoreContext, runId: string, principal: Principal): 
   if (row.answer !== null) run.answer = JSON.parse(row.answer) as unknown;
   if (row.sources !== null) run.sources = JSON.parse(row.sources) as string[];
   return run;
+}
+
+const MAX_LIST = 200;
+
+interface SummaryRow {
+  run_id: string;
+  tenant: string;
+  user: string;
+  question: string;
+  started_at: string;
+  status: string | null;
+  stop_reason: string | null;
+  cost_usd: number | null;
+  latency_ms: number | null;
+}
+
+/** The runs `getRun` would show the principal, newest first, read from the saved answers' fields. */
+export function listRuns(ctx: StoreContext, principal: Principal, query: RunListQuery = {}): RunSummary[] {
+  const clauses = ["tenant = ?"];
+  const params: unknown[] = [principal.tenant];
+  // Not an owner: only their own runs, whatever `user` asks for.
+  const user = isOwner(principal) ? query.user : principal.user;
+  if (user !== undefined) {
+    clauses.push("user = ?");
+    params.push(user);
+  }
+  if (query.before !== undefined) {
+    clauses.push("started_at < ?");
+    params.push(query.before);
+  }
+  if (query.status !== undefined) {
+    clauses.push("json_extract(answer, '$.status') = ?");
+    params.push(query.status);
+  }
+  if (query.stopReason !== undefined) {
+    clauses.push("json_extract(answer, '$.stopReason') = ?");
+    params.push(query.stopReason);
+  }
+  const limit = Math.min(MAX_LIST, Math.max(1, Math.floor(query.limit ?? 50)));
+  const rows = ctx
+    .stmt(
+      `SELECT run_id, tenant, user, question, started_at, json_extract(answer, '$.status') AS status,
+         json_extract(answer, '$.stopReason') AS stop_reason, json_extract(answer, '$.usage.costUsd') AS cost_usd,
+         json_extract(answer, '$.latencyMs') AS latency_ms
+       FROM runs WHERE ${clauses.join(" AND ")} ORDER BY started_at DESC, run_id DESC LIMIT ?`,
+    )
+    .all(...params, limit) as SummaryRow[];
+  return rows.map((row) => {
+    const summary: RunSummary = {
+      runId: row.run_id,
+      tenant: row.tenant,
+      user: row.user,
+      question: row.question,
+      startedAt: row.started_at,
+    };
+    if (row.status === "answered" || row.status === "partial" || row.status === "refused") summary.status = row.status;
+    if (row.stop_reason !== null) summary.stopReason = row.stop_reason;
+    if (typeof row.cost_usd === "number") summary.costUsd = row.cost_usd;
+    if (typeof row.latency_ms === "number") summary.latencyMs = row.latency_ms;
+    return summary;
+  });
 }

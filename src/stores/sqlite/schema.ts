@@ -6,9 +6,10 @@ import { StoreError } from "../../spec/errors.js";
 import { ensureDocIndexSchema } from "./schema-docs.js";
 import { ensureGraphSchema } from "./schema-graph.js";
 import { migrateV1toV2 } from "./schema-v2.js";
+import { migrateV2toV3 } from "./schema-v3.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * The first schema, frozen: a new database is created with it and brought up to date by `MIGRATIONS`, so every
@@ -69,7 +70,7 @@ CREATE TABLE turns (
 `;
 
 /** Step n upgrades a database at version n to n + 1 (inside one transaction, foreign keys off). */
-const MIGRATIONS: ((db: Database.Database) => void)[] = [migrateV1toV2];
+const MIGRATIONS: ((db: Database.Database) => void)[] = [migrateV1toV2, migrateV2toV3];
 
 export interface OpenOptions {
   path: string;

@@ -1,0 +1,42 @@
+import { type Answer, passageKey, quoteSpan } from "../../index.js";
+
+/** A verified citation with where its quote sits: in the passage text and in the whole document. */
+export interface CitationSpan {
+  n: number;
+  passageId: string;
+  docId: string;
+  source: string;
+  title?: string;
+  quote: string;
+  /** The cited passage's text, so a client can show the quote in place. */
+  passageText: string;
+  /** `passageText.slice(start, end)` is the quoted span; null when it cannot be placed. */
+  passage: { start: number; end: number } | null;
+  /** The same span in the document's text (the passage's own offset added), when the passage has one. */
+  document: { start: number; end: number } | null;
+}
+
+/** The citations of an answer with the offsets of their quotes. */
+export function citationSpans(answer: Pick<Answer, "citations" | "evidence">): CitationSpan[] {
+  const byKey = new Map(answer.evidence.map((e) => [passageKey(e), e]));
+  return answer.citations.map((c) => {
+    const numbered = answer.evidence[c.n - 1];
+    const item =
+      numbered && numbered.id === c.passageId && numbered.source === c.source
+        ? numbered
+        : byKey.get(passageKey({ source: c.source, id: c.passageId }));
+    const span = item ? quoteSpan(item.text, c.quote) : undefined;
+    const base = item?.start;
+    return {
+      n: c.n,
+      passageId: c.passageId,
+      docId: c.docId,
+      source: c.source,
+      ...(item?.title ? { title: item.title } : {}),
+      quote: c.quote,
+      passageText: item?.text ?? "",
+      passage: span ?? null,
+      document: span && base !== undefined ? { start: base + span.start, end: base + span.end } : null,
+    };
+  });
+}
