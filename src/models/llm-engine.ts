@@ -22,6 +22,11 @@ export interface LlmEngineOptions {
   maxRetries?: number;
   /** Per attempt. Default 60 000 ms. */
   timeoutMs?: number;
+  /**
+   * In mode auto, search the question once before routing: the router sees the passages and answers an easy
+   * question in the same call (one model call in all). Default true; false routes before any search.
+   */
+  searchFirst?: boolean;
   /** Plan with the THINKING / TOOL / PARAMS text protocol even when the planner has tool calling. */
   textProtocol?: boolean;
   /** Back-off settings besides maxRetries (tests shorten the delays). */
@@ -65,6 +70,7 @@ export function createLlmEngine(options: LlmEngineOptions): LlmEngine {
   return {
     specificationVersion: "v1",
     name: planner.id,
+    searchFirst: options.searchFirst ?? true,
     rewrite: (question, history, ctx) =>
       rewriteQuestion({ question, history, model: planner, signal: ctx.signal, settings }),
     route: (state, ctx) => routeQuestion({ state, model: planner, signal: ctx.signal, settings }),

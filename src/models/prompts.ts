@@ -88,6 +88,33 @@ export function routerPrompt(state: AgentState): PromptParts {
   };
 }
 
+/** The router after one search of the question: it sees the passages and answers at once when they suffice. */
+export function routerAnswerPrompt(state: AgentState): PromptParts {
+  return {
+    system: [
+      "You decide how a question should be handled by a retrieval system over the user's own knowledge sources.",
+      "One search of the question has already been made; its passages are below.",
+      FENCE_RULE,
+      "- none: greetings, thanks, chit-chat, questions about this assistant, or requests to clarify; give the reply in `reply`.",
+      "- rag: the passages below answer the whole question. Then answer it now in `answer`, using ONLY the passages:",
+      "  a list of claims, each cited with the passage number n and a quote copied exactly, character for character, from",
+      "  passage n (a few words to one sentence; leave out any [quoted] prefix); status answered.",
+      "- agentic: the passages do not answer all of it (more parts, another hop, a table or an aggregate to compute): more",
+      "  searching is needed; `answer` is null.",
+      "Passages that merely mention the topic do not answer it. Give a one-sentence reason.",
+      HISTORY_RULE,
+      'Reply as JSON: {"route": "rag", "reason": "...", "reply": null, "answer": {"status": "answered", "claims": [{"text": "...", "citations": [{"n": 1, "quote": "..."}]}], "reason": null}}',
+    ].join("\n"),
+    prompt: join(
+      questionBlock(state),
+      sourcesBlock(state.sources),
+      state.history.length ? `Conversation so far:\n${historyBlock(state.history, 400)}` : "",
+      `Passages:\n${evidenceBlock(state, { maxChars: 4000 })}`,
+      rowsBlock(state, 4000),
+    ),
+  };
+}
+
 function plannerRules(state: AgentState): string {
   return [
     "You plan searches for a question over the user's knowledge sources. You do not answer it; another step answers from the passages found.",

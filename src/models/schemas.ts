@@ -43,3 +43,14 @@ export const answerReplySchema = z.object({
     .describe("For partial or refused: what was searched and what is missing. Otherwise null."),
 });
 export type AnswerReply = z.infer<typeof answerReplySchema>;
+
+/** The router after one search: a route, and for `rag` the cited answer from the passages in the same reply. */
+export const routeAnswerReplySchema = z.object({
+  route: z
+    .enum(["none", "rag", "agentic"])
+    .describe("none: reply without the sources; rag: the passages answer the question; agentic: search more"),
+  reason: z.string().describe("One short sentence."),
+  reply: z.string().nullable().describe("For route none: the reply to the user. Otherwise null."),
+  answer: answerReplySchema.nullable().describe("For route rag: the answer from the passages. Otherwise null."),
+});
+export type RouteAnswerReply = z.infer<typeof routeAnswerReplySchema>;

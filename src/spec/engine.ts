@@ -68,6 +68,11 @@ export interface RouteDecision {
   reason: string;
   /** For `none`: the reply to give without retrieval. */
   reply?: string;
+  /**
+   * For `rag` after a first search (`AgentEngineV1.searchFirst`): the answer drafted from the passages in the
+   * same call, cited against `state.evidence`. The loop then answers without another model call.
+   */
+  answer?: DraftAnswer;
 }
 
 export interface PlanResult {
@@ -114,6 +119,11 @@ export interface AgentEngineV1 {
   readonly specificationVersion: "v1";
   /** `offline` or `provider:model`. */
   readonly name: string;
+  /**
+   * In mode auto, search the question once before routing, so `route` sees what one search finds and can
+   * answer an easy question in the same call (`RouteDecision.answer`).
+   */
+  readonly searchFirst?: boolean;
   rewrite(
     question: string,
     history: AgentState["history"],
