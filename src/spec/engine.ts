@@ -70,7 +70,8 @@ export interface RouteDecision {
   reply?: string;
   /**
    * For `rag` after a first search (`AgentEngineV1.searchFirst`): the answer drafted from the passages in the
-   * same call, cited against `state.evidence`. The loop then answers without another model call.
+   * same call, cited against `state.evidence` (partial or refused when the router found nothing more worth
+   * searching). The loop then answers without another model call.
    */
   answer?: DraftAnswer;
 }
@@ -88,6 +89,13 @@ export interface GradeResult {
   sufficient: boolean;
   /** The coverage threshold applied at this step (it falls as steps pass). */
   threshold: number;
+  /** The grader found nothing more worth searching: the loop ends after this step. */
+  done?: boolean;
+  /**
+   * When sufficient: the answer drafted from the passages in the same call, cited against `state.evidence`; when
+   * `done`: the best answer they allow (partial or refused). The loop then answers without another model call.
+   */
+  answer?: DraftAnswer;
 }
 
 export interface DraftClaim {
