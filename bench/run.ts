@@ -21,6 +21,9 @@
  *                   ferret's loop vs a sequential retrieve-grade-rewrite-generate loop (LangGraph tutorial shape)
  *   sql             user SQL in its killable runner process: warm query latency vs in-process better-sqlite3,
  *                   runner start, event-loop stalls during a runaway, runner peak RSS under the memory cap
+ *   anchors         ferret vs a LangGraph.js agentic-RAG graph and a plain AI SDK tool loop, one simulated model
+ *                   (same latency and scripted decisions) and one store: model calls, tokens, wall time per
+ *                   question and correctness on the acme questions (plus a northwind subset when ../shared exists)
  *
  * Reading the output: progress goes to stderr; each benchmark prints a table on stdout with ferret's
  * figure, the same-run baseline, the ratio ferret/baseline (for latency lower is better, for chunks/s
@@ -44,6 +47,7 @@ const REGISTRY: Record<string, () => Promise<Benchmark>> = {
   "ask-offline": async () => (await import("./ask-offline.js")).askOfflineBenchmark,
   "simulated-llm": async () => (await import("./simulated-llm.js")).simulatedLlmBenchmark,
   sql: async () => (await import("./sql.js")).sqlBenchmark,
+  anchors: async () => (await import("./anchors.js")).anchorsBenchmark,
 };
 
 function usage(): string {
