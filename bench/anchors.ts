@@ -1,7 +1,8 @@
 /**
  * anchors: ferret against two anchors on the same questions, store and simulated model (item 8 of issue 10).
  *  - ferret: `ask()` in mode auto with its LLM engine (search first, then a router that answers easy questions in
- *    the same call; otherwise plan -> parallel searches -> grade -> answer);
+ *    the same call or proposes the searches for what is missing; then searches -> grade, where the grader answers
+ *    when the passages suffice, proposes the next searches, or answers partially / refuses when nothing is left);
  *  - a real LangGraph.js graph in the shape of LangGraph's agentic RAG tutorial (retrieve -> grade documents ->
  *    rewrite -> generate; anchors-langgraph.ts);
  *  - a plain AI SDK tool loop (`generateText` with a search tool and `stopWhen: stepCountIs(n)`).
@@ -183,6 +184,8 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       `command: npm run bench -- ${ctx.quick ? "--quick " : ""}anchors (northwind from ../shared/eval or FERRET_SHARED_EVAL when present)`,
       `questions: ${counts} (types ${[...new Set(outcomes.map((o) => o.type))].join(", ")}); means per question; systems run in rotating order after one warm-up question each`,
       `simulated model: ${l.perCallMs} ms per call + ${l.perOutputTokenMs} ms per output token + ${l.perInputTokenMs} ms per input token (tokens: ferret's countTokens of what each model is shown and returns); one oracle decides for all three from each question's gold data`,
+      "script, one policy for all (anchors-oracle.ts): sufficient = every answer-keyword group in some passage; next searches = the question, then the unseen sub-questions (multi-hop: one hop at a time), never repeated; answer = each group's supporting sentence, partial or refused when groups are missing",
+      "script per system: ferret's router and grader read it as sufficient -> answer, else next searches, else (none left) the partial/refused answer; its planner and answerer likewise. LangGraph: generate_query_or_respond = next search or answer, grade_documents = sufficient yes/no, rewrite = the first sub-question, generate = the answer. AI SDK step = answer when sufficient, else next searches, else the partial/refused answer",
       `'model time only' rows price the same calls and tokens at other latencies (${OTHER_LATENCIES.map((o) => `${o.perCallMs} ms/call, ${o.perOutputTokenMs} ms/output token, ${o.perInputTokenMs} ms/input token`).join("; ")}), without framework time`,
       `retrieval: ferret's keyword search (k=6) of one store for all three; ferret with its sub-query cache off; AI SDK loop stopWhen stepCountIs(${LOOP_STEPS}); the graph grades and generates from every passage retrieved so far`,
       `ferret's own usage.llmCalls matched the simulator's count on ${outcomes.filter((o) => o.system === "ferret").length - miscounted} of ${outcomes.filter((o) => o.system === "ferret").length} questions`,
