@@ -24,6 +24,9 @@
  *   serve           ferret serve on loopback under autocannon, 32 connections, 30 s each on /v1/search and offline
  *                   /v1/ask (5 s with --quick; FERRET_BENCH_SERVE_SECONDS=N sets it): req/s, p50/p99, errors and
  *                   the server's RSS growth, vs the same calls made in-process through the library
+ *   anchors         ferret vs a LangGraph.js agentic-RAG graph and a plain AI SDK tool loop, one simulated model
+ *                   (same latency and scripted decisions) and one store: model calls, tokens, wall time per
+ *                   question and correctness on the acme questions (plus a northwind subset when ../shared exists)
  *
  * Reading the output: progress goes to stderr; each benchmark prints a table on stdout with ferret's
  * figure, the same-run baseline, the ratio ferret/baseline (for latency lower is better, for chunks/s
@@ -48,6 +51,7 @@ const REGISTRY: Record<string, () => Promise<Benchmark>> = {
   "simulated-llm": async () => (await import("./simulated-llm.js")).simulatedLlmBenchmark,
   sql: async () => (await import("./sql.js")).sqlBenchmark,
   serve: async () => (await import("./serve.js")).serveBenchmark,
+  anchors: async () => (await import("./anchors.js")).anchorsBenchmark,
 };
 
 function usage(): string {

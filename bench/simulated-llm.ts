@@ -33,13 +33,34 @@ interface Question {
   parts: PlantedFact[];
 }
 
+/** How long a simulated model call takes: a fixed part per call, plus time per output and per input token. */
+export interface Latency {
+  perCallMs: number;
+  perOutputTokenMs: number;
+  perInputTokenMs: number;
+}
+
+/** This benchmark's model: BASE_MS per call, output at TOKENS_PER_SECOND, input free. */
+export const SIMULATED_LATENCY: Latency = {
+  perCallMs: BASE_MS,
+  perOutputTokenMs: 1000 / TOKENS_PER_SECOND,
+  perInputTokenMs: 0,
+};
+
+/** The milliseconds one call takes under a latency model. */
+export function simulatedCallMs(latency: Latency, tokens: { inputTokens: number; outputTokens: number }): number {
+  return (
+    latency.perCallMs + tokens.outputTokens * latency.perOutputTokenMs + tokens.inputTokens * latency.perInputTokenMs
+  );
+}
+
 /** A model call: waits BASE_MS plus the output's tokens at TOKENS_PER_SECOND, and counts itself. */
 class SimulatedModel {
   calls = 0;
   outputTokens = 0;
   async respond<T>(role: LlmUsage["role"], output: T): Promise<{ value: T; usage: LlmUsage[] }> {
     const outputTokens = countTokens(JSON.stringify(output));
-    const ms = BASE_MS + (outputTokens / TOKENS_PER_SECOND) * 1000;
+    const ms = simulatedCallMs(SIMULATED_LATENCY, { inputTokens: 0, outputTokens });
     this.calls++;
     this.outputTokens += outputTokens;
     await sleep(ms);

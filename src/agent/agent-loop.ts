@@ -84,6 +84,8 @@ export async function* agentLoop(run: RunContext): AsyncGenerator<TraceEvent, Lo
     if (executed.interrupted) return { reason: executed.interrupted, refuse: executed.interrupted === "aborted" };
 
     const grade = await run.callEngine("engine", (ctx) => engine.grade(state, ctx));
+    let drafted: LoopEnd["draft"];
+    let graderDone = false;
     if (grade.kind === "stopped") {
       yield* run.drain();
       return { reason: grade.reason, refuse: grade.reason === "aborted" };
@@ -91,6 +93,8 @@ export async function* agentLoop(run: RunContext): AsyncGenerator<TraceEvent, Lo
     if (grade.kind === "ok") {
       const { subQuestions, sufficient, threshold } = grade.value;
       state.lastGrade = { subQuestions, sufficient, threshold };
+      drafted = grade.value.answer;
+      graderDone = grade.value.done === true;
       run.emit({ kind: "grade", step: state.step, subQuestions, sufficient, threshold });
     } else {
       run.emit({
@@ -116,7 +120,11 @@ export async function* agentLoop(run: RunContext): AsyncGenerator<TraceEvent, Lo
     }
 
     const stop = firstStop(afterStep, run.snapshot({ newCalls: selected.accepted.length, planDone: planned.done }));
+    // A grader that found the evidence sufficient, or nothing more worth searching, may have answered in the same call.
+    if (drafted && (stop === "evidence_sufficient" || graderDone))
+      return { reason: stop ?? "answered", draft: drafted };
     if (stop) return { reason: stop };
+    if (graderDone) return { reason: "answered" };
     if (planned.done) return { reason: "answered" };
   }
 }

@@ -1,9 +1,10 @@
 import { rerankEvidence } from "../retrieval/rerank.js";
 import type { Answer, StopReason } from "../spec/answer.js";
+import type { DraftAnswer } from "../spec/engine.js";
 import type { TraceEvent } from "../spec/trace.js";
 import { checkCitations, renderClaim } from "./citations.js";
 import { refusal } from "./refusal.js";
-import type { RunContext } from "./run-context.js";
+import type { Outcome, RunContext } from "./run-context.js";
 
 /** How the retrieval part ended, as the answer phase needs it. */
 export interface LoopEnd {
@@ -12,6 +13,8 @@ export interface LoopEnd {
   /** Refuse without answering (the caller aborted, a checkpoint said stop). */
   refuse?: boolean;
   detail?: string;
+  /** An answer the router already drafted from this evidence: used instead of asking the answerer. */
+  draft?: DraftAnswer;
 }
 
 export type FinalContent = Pick<Answer, "status" | "text" | "citations" | "stopReason" | "reason" | "unsupported">;
@@ -54,7 +57,8 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
     return refuse(stopReasonFor(end.reason, true), end.detail ?? "No passages were found.");
 
   if (EARLY.has(end.reason)) state.forceAnswer = true;
-  if (run.options.reranker) {
+  // A draft cites the evidence in the order it saw, so it is not re-ranked.
+  if (run.options.reranker && !end.draft) {
     // Sub-queries found the evidence; the answer must fit the question itself.
     state.evidence = await rerankEvidence({
       reranker: run.options.reranker,
@@ -63,7 +67,9 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
       signal: run.signal,
     });
   }
-  const outcome = await run.callEngine("answer", (ctx) => run.options.engine.answer(state, ctx));
+  const outcome: Outcome<DraftAnswer> = end.draft
+    ? { kind: "ok", value: end.draft }
+    : await run.callEngine("answer", (ctx) => run.options.engine.answer(state, ctx));
   yield* run.drain();
   if (outcome.kind === "stopped") return refuse(outcome.reason, end.detail);
   if (outcome.kind === "failed") {

@@ -72,16 +72,29 @@ async function* drive(run: RunContext): AsyncGenerator<TraceEvent, Answer> {
     );
     yield* run.drain();
 
-    const decision = yield* decideRoute(run);
+    // An engine that routes after one search sees its passages, and may answer an easy question at once.
+    const first =
+      settings.mode === "auto" && engine.searchFirst === true
+        ? yield* ragPass(run, "search first: the router reads what one search of the question finds")
+        : undefined;
+    const decision = first?.refuse ? undefined : yield* decideRoute(run);
     if (decision === undefined) {
-      // Routing was stopped before it ran: by the caller, the clock or a budget (which one it was, it still is).
-      final = yield* answerPhase(run, { reason: run.budgetStop("engine") ?? "aborted", refuse: true });
+      // Routing was stopped before it ran (by the caller, the clock or a budget), or the first search already refused.
+      final = yield* answerPhase(
+        run,
+        first?.refuse ? first : { reason: run.budgetStop("engine") ?? "aborted", refuse: true },
+      );
     } else if (decision.route === "none") {
       final = yield* replyWithoutRetrieval(run, decision);
     } else {
       let end: LoopEnd;
+      let searched = first;
+      // The router's draft cites the evidence it saw: it holds until something searches again.
+      let draft = decision.route === "rag" ? decision.answer : undefined;
       while (true) {
-        end = decision.route === "rag" ? yield* ragPass(run) : yield* agentLoop(run);
+        if (decision.route === "rag") end = searched ?? (yield* ragPass(run));
+        else end = yield* agentLoop(run);
+        searched = undefined;
         if (end.reason === "fallback") {
           const pass = yield* ragPass(run, "fallback: single retrieval pass after the planner failed");
           end = pass.refuse ? pass : { reason: "fallback" };
@@ -92,12 +105,13 @@ async function* drive(run: RunContext): AsyncGenerator<TraceEvent, Answer> {
             end = { reason: "aborted", refuse: true, detail: "The before_answer checkpoint said stop." };
           else if (asked.action === "rephrase" && canSearchAgain(run, end)) {
             state.rephrase = asked.query;
+            draft = undefined;
             continue;
           }
         }
         break;
       }
-      final = yield* answerPhase(run, end);
+      final = yield* answerPhase(run, draft && !end.refuse ? { ...end, draft } : end);
     }
   } catch (error) {
     run.emit({ kind: "error", step: state.step, ...describeError(error, "the run failed") });
@@ -130,7 +144,7 @@ async function* decideRoute(run: RunContext): AsyncGenerator<TraceEvent, RouteDe
       decision = { route: "rag", reason: "routing failed: one retrieval pass" };
     }
   }
-  run.emit({ kind: "route", step: 0, route: decision.route, reason: decision.reason });
+  run.emit({ kind: "route", step: run.state.step, route: decision.route, reason: decision.reason });
   yield* run.drain();
   return decision;
 }

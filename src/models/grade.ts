@@ -3,12 +3,21 @@
  * passages support it; the engine turns that into sufficiency against a threshold that falls as steps pass.
  */
 
+import type { z } from "zod";
 import type { AgentState, GradeResult, Preset, WithUsage } from "../spec/engine.js";
 import type { SubQuestionGrade } from "../spec/trace.js";
+import { toDraftAnswer } from "./answer.js";
 import type { CallSettings } from "./call.js";
 import { graderPrompt } from "./prompts.js";
 import type { ResolvedModel } from "./resolve.js";
-import { gradeReplySchema } from "./schemas.js";
+import {
+  type GradeNextReply,
+  type GradeReply,
+  gradeAnswerReplySchema,
+  gradeNextReplySchema,
+  gradeReplySchema,
+  gradeSearchReplySchema,
+} from "./schemas.js";
 import { generateStructured } from "./structured.js";
 
 const BASE_THRESHOLD: Record<Preset, number> = { conservative: 0.85, balanced: 0.75, thorough: 0.9 };
@@ -29,12 +38,36 @@ export function subQuestionsOf(state: Pick<AgentState, "subQuestions" | "standal
   return [state.standaloneQuestion || state.question];
 }
 
+/** Most searches a grader may propose for the next step. */
+const MAX_SEARCHES = 4;
+
+/**
+ * A grade, and from a grader that plans: the searches it proposes for the next step (`[]`: nothing more is worth
+ * searching, the grade is `done`; absent: the planner decides).
+ */
+export type GradedEvidence = WithUsage<GradeResult> & { searches?: string[] };
+
+/** The reply's schema and name, by what the grader does besides grading. */
+function replyFormat(answer: boolean, plan: boolean) {
+  if (answer && plan) return { schema: gradeNextReplySchema, name: "evidence_grade_next_or_answer" };
+  if (plan) return { schema: gradeSearchReplySchema, name: "evidence_grade_next" };
+  if (answer) return { schema: gradeAnswerReplySchema, name: "evidence_grade_or_answer" };
+  return { schema: gradeReplySchema, name: "evidence_grade" };
+}
+
 export async function gradeEvidence(options: {
   state: AgentState;
   model: ResolvedModel;
   signal: AbortSignal;
   settings: CallSettings;
-}): Promise<WithUsage<GradeResult>> {
+  /** When the evidence is sufficient, answer from it in the same call (the grader is also the answerer). */
+  answer?: boolean;
+  /**
+   * When it is not, propose the next step's searches in the same call (the grader is also the planner); with
+   * `answer`, answer (partial or refused) when nothing more is worth searching.
+   */
+  plan?: boolean;
+}): Promise<GradedEvidence> {
   const { state } = options;
   const questions = subQuestionsOf(state);
   const threshold = coverageThreshold({ preset: state.preset, step: state.step });
@@ -49,12 +82,17 @@ export async function gradeEvidence(options: {
   if (state.evidence.length === 0 && !state.calls.some((c) => c.rows?.length)) {
     return { subQuestions: questions.map(empty), sufficient: false, threshold, usage: [] };
   }
-  const { value, usage } = await generateStructured({
+  const answers = options.answer === true;
+  const plans = options.plan === true;
+  const format = replyFormat(answers, plans);
+  const { value, usage } = await generateStructured<GradeReply & Partial<GradeNextReply>>({
     role: "grader",
     model: options.model,
-    schema: gradeReplySchema,
-    name: "evidence_grade",
-    prompt: graderPrompt(state, questions),
+    schema: format.schema as z.ZodType<GradeReply & Partial<GradeNextReply>>,
+    name: format.name,
+    prompt: graderPrompt(state, questions, { answer: answers, plan: plans }),
+    // A grader may leave out a field it has no use for (no answer, no searches).
+    defaults: { ...(answers ? { answer: null } : {}), ...(plans ? { searches: null } : {}) },
     question: state.question,
     signal: options.signal,
     settings: options.settings,
@@ -76,5 +114,25 @@ export async function gradeEvidence(options: {
       sufficient: coverage >= threshold,
     };
   });
-  return { subQuestions: grades, sufficient: grades.every((g) => g.sufficient), threshold, usage };
+  const sufficient = grades.every((g) => g.sufficient);
+  // Searches proposed only when the grades fall short (the threshold is the engine's, not the model's).
+  const searches =
+    plans && !sufficient && Array.isArray(value.searches)
+      ? [...new Set(value.searches.map((q) => q.trim()).filter(Boolean))].slice(0, MAX_SEARCHES)
+      : undefined;
+  // An explicit [] from the grader: nothing more is worth searching.
+  const done = searches !== undefined && searches.length === 0;
+  const draft = value.answer ? toDraftAnswer(value.answer, []) : undefined;
+  // A draft counts when the grades hold up and it answers, or, once the grader is done, as partial or refused.
+  const answer =
+    draft && ((sufficient && draft.status === "answered") || (done && draft.status !== "answered")) ? draft : undefined;
+  return {
+    subQuestions: grades,
+    sufficient,
+    threshold,
+    ...(done ? { done } : {}),
+    ...(answer ? { answer } : {}),
+    ...(searches ? { searches } : {}),
+    usage,
+  };
 }

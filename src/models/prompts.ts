@@ -88,6 +88,37 @@ export function routerPrompt(state: AgentState): PromptParts {
   };
 }
 
+/** The router after one search of the question: it sees the passages and answers at once when they suffice. */
+export function routerAnswerPrompt(state: AgentState): PromptParts {
+  return {
+    system: [
+      "You decide how a question should be handled by a retrieval system over the user's own knowledge sources.",
+      "One search of the question has already been made; its passages are below.",
+      FENCE_RULE,
+      "- none: greetings, thanks, chit-chat, questions about this assistant, or requests to clarify; give the reply in `reply`.",
+      "- rag: the passages below answer the whole question. Then answer it now in `answer`, using ONLY the passages:",
+      "  a list of claims, each cited with the passage number n and a quote copied exactly, character for character, from",
+      "  passage n (a few words to one sentence; leave out any [quoted] prefix); status answered.",
+      "- agentic: the passages do not answer all of it (more parts, another hop, a table or an aggregate to compute): more",
+      "  searching is needed; `answer` is null. In `searches` give up to 4 search queries for what is still missing (names",
+      "  found in the passages, other words than the searches made), or null when a table must be queried or you cannot tell.",
+      "  Give [] only when nothing more is worth searching; then answer in `answer` as far as the passages allow: status",
+      "  partial with the claims they support, or refused with claims [] and in `reason` what is missing.",
+      "Passages that merely mention the topic do not answer it. Give a one-sentence reason.",
+      HISTORY_RULE,
+      'Reply as JSON: {"route": "rag", "reason": "...", "reply": null, "answer": {"status": "answered", "claims": [{"text": "...", "citations": [{"n": 1, "quote": "..."}]}], "reason": null}, "searches": null}',
+    ].join("\n"),
+    prompt: join(
+      questionBlock(state),
+      sourcesBlock(state.sources),
+      state.history.length ? `Conversation so far:\n${historyBlock(state.history, 400)}` : "",
+      callsBlock(state),
+      `Passages:\n${evidenceBlock(state, { maxChars: 4000 })}`,
+      rowsBlock(state, 4000),
+    ),
+  };
+}
+
 function plannerRules(state: AgentState): string {
   return [
     "You plan searches for a question over the user's knowledge sources. You do not answer it; another step answers from the passages found.",
@@ -168,20 +199,50 @@ export const TEXT_PROTOCOL_FORMAT =
 
 export const JSON_FORMAT = "a single JSON object matching the requested schema, with no text before or after it";
 
-export function graderPrompt(state: AgentState, subQuestions: readonly string[]): PromptParts {
+export function graderPrompt(
+  state: AgentState,
+  subQuestions: readonly string[],
+  options: { answer?: boolean; plan?: boolean } = {},
+): PromptParts {
+  const answer = options.answer === true;
+  const plan = options.plan === true;
+  const fields = [
+    '"subQuestions": [{"index": 1, "coverage": 0.8, "supporting": [2, 5], "missing": []}]',
+    answer ? '"answer": null' : "",
+    plan ? '"searches": ["..."]' : "",
+  ].filter(Boolean);
   return {
     system: [
       "You judge whether retrieved passages contain what is needed to answer each sub-question of a question.",
       FENCE_RULE,
       "For each sub-question give: coverage from 0 (nothing relevant) to 1 (fully stated in the passages); the numbers n of the passages that",
       "support it; and what is still missing (names, numbers, facts), empty when covered. Judge only from the passages, not from what you know.",
-      'Reply as JSON: {"subQuestions": [{"index": 1, "coverage": 0.8, "supporting": [2, 5], "missing": []}]}',
-    ].join("\n"),
+      answer
+        ? "When the passages fully answer every sub-question, also answer the original question in `answer`, using ONLY the passages: " +
+          "a list of claims, each cited with the passage number n and a quote copied exactly, character for character, from passage n " +
+          "(a few words to one sentence; leave out any [quoted] prefix); status answered. Otherwise `answer` is null."
+        : "",
+      plan
+        ? "When they do not, give in `searches` up to 4 search queries for what is still missing (names found in the passages, other " +
+          "words than the searches so far; never a search already made); [] when nothing more is worth searching; null when a table " +
+          "must be queried or you cannot tell. When they do, `searches` is null."
+        : "",
+      answer && plan
+        ? "When `searches` is [], answer in `answer` as far as the passages allow: status partial with the claims they support, or " +
+          "refused with claims [] and in `reason` what was searched and what is missing."
+        : "",
+      `Reply as JSON: {${fields.join(", ")}}`,
+    ]
+      .filter(Boolean)
+      .join("\n"),
     prompt: join(
       questionBlock(state),
       `Sub-questions:\n${subQuestions.map((q, i) => `${i + 1}. ${q}`).join("\n")}`,
-      `Passages:\n${evidenceBlock(state, { maxChars: 1500 })}`,
-      rowsBlock(state),
+      // A grader that plans sees what was searched, as the planner would.
+      plan ? callsBlock(state) : "",
+      // A grader that may answer sees the passages as the answerer would.
+      `Passages:\n${evidenceBlock(state, { maxChars: answer ? 4000 : 1500 })}`,
+      rowsBlock(state, answer ? 4000 : 2000),
     ),
   };
 }

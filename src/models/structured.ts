@@ -22,11 +22,21 @@ function firstObject(text: string): string {
   return start >= 0 && end > start ? text.slice(start, end + 1) : text;
 }
 
+/** Fields a reply may leave out, filled in before validation (the schema sent still requires them). */
+function withDefaults(value: unknown, defaults: Record<string, unknown> | undefined): unknown {
+  if (!defaults || typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  return { ...defaults, ...value };
+}
+
 /** Repairs and validates raw text against the schema; returns an error message when it cannot. */
-export function repairStructured<T>(schema: z.ZodType<T>, text: string): { value: T } | { error: string } {
+export function repairStructured<T>(
+  schema: z.ZodType<T>,
+  text: string,
+  defaults?: Record<string, unknown>,
+): { value: T } | { error: string } {
   let value: unknown;
   try {
-    value = parseLooseJson(firstObject(text), "the reply");
+    value = withDefaults(parseLooseJson(firstObject(text), "the reply"), defaults);
   } catch (error) {
     return { error: error instanceof TextProtocolError ? error.message : String(error) };
   }
@@ -54,11 +64,13 @@ export async function generateStructured<T>(options: {
   question: string;
   signal: AbortSignal;
   settings: CallSettings;
+  /** Values for fields a reply may leave out (a model asked for a field it does not need may omit it). */
+  defaults?: Record<string, unknown>;
 }): Promise<{ value: T; usage: LlmUsage[] }> {
-  const { role, model, schema, prompt } = options;
+  const { role, model, schema, prompt, defaults } = options;
   const usage: LlmUsage[] = [];
   const fromText = (text: string, tokens: TokenCounts | undefined): Attempt<T> => {
-    const repaired = repairStructured(schema, text);
+    const repaired = repairStructured(schema, text, defaults);
     if ("value" in repaired) return { ok: true, value: repaired.value, usage: tokens };
     return { ok: false, text, error: text ? repaired.error : "the reply was empty", usage: tokens };
   };
@@ -82,7 +94,7 @@ export async function generateStructured<T>(options: {
           });
           const value = safeOutput(r);
           if (value === undefined || NoOutputGeneratedError.isInstance(value)) return fromText(r.text, r.usage);
-          const checked = schema.safeParse(value);
+          const checked = schema.safeParse(withDefaults(value, defaults));
           if (checked.success) return { ok: true, value: checked.data, usage: r.usage };
           return fromText(r.text, r.usage);
         } catch (error) {

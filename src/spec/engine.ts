@@ -68,6 +68,12 @@ export interface RouteDecision {
   reason: string;
   /** For `none`: the reply to give without retrieval. */
   reply?: string;
+  /**
+   * For `rag` after a first search (`AgentEngineV1.searchFirst`): the answer drafted from the passages in the
+   * same call, cited against `state.evidence` (partial or refused when the router found nothing more worth
+   * searching). The loop then answers without another model call.
+   */
+  answer?: DraftAnswer;
 }
 
 export interface PlanResult {
@@ -83,6 +89,13 @@ export interface GradeResult {
   sufficient: boolean;
   /** The coverage threshold applied at this step (it falls as steps pass). */
   threshold: number;
+  /** The grader found nothing more worth searching: the loop ends after this step. */
+  done?: boolean;
+  /**
+   * When sufficient: the answer drafted from the passages in the same call, cited against `state.evidence`; when
+   * `done`: the best answer they allow (partial or refused). The loop then answers without another model call.
+   */
+  answer?: DraftAnswer;
 }
 
 export interface DraftClaim {
@@ -114,6 +127,11 @@ export interface AgentEngineV1 {
   readonly specificationVersion: "v1";
   /** `offline` or `provider:model`. */
   readonly name: string;
+  /**
+   * In mode auto, search the question once before routing, so `route` sees what one search finds and can
+   * answer an easy question in the same call (`RouteDecision.answer`).
+   */
+  readonly searchFirst?: boolean;
   rewrite(
     question: string,
     history: AgentState["history"],

@@ -29,6 +29,8 @@ export interface EngineScript {
   answer?: (state: AgentState, n: number) => Maybe<DraftAnswer>;
   /** Usage reported per call (none when absent). */
   usage?: (role: LlmUsage["role"]) => Omit<LlmUsage, "role">;
+  /** Route after one search of the question (`AgentEngineV1.searchFirst`). */
+  searchFirst?: boolean;
 }
 
 export interface ScriptedEngine extends AgentEngineV1 {
@@ -66,6 +68,7 @@ export function createScriptedEngine(script: EngineScript = {}, name = "scripted
     specificationVersion: "v1",
     name,
     calls,
+    ...(script.searchFirst !== undefined ? { searchFirst: script.searchFirst } : {}),
     async rewrite(question, _history) {
       const n = track("rewrite");
       return withUsage("rewrite", { standalone: script.rewrite ? await script.rewrite(question, n) : question });
