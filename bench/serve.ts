@@ -153,10 +153,11 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     ask: (i: number) => ferret.ask(questions[i % questions.length] ?? "", { principal }),
   };
   const http = {} as { search: Load; ask: Load };
+  let bareSearch: Load;
   const local = {} as { search: Load; ask: Load };
   let rss: { before: number; after: number };
   try {
-    const { url, key } = await server.next<{ url: string; key: string }>();
+    const { url, key, bareUrl } = await server.next<{ url: string; key: string; bareUrl: string }>();
     const routes = {
       search: { path: "/v1/search", bodies: searchBodies },
       ask: { path: "/v1/ask", bodies: askBodies },
@@ -175,6 +176,9 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       ctx.progress(`serve: the same ${name} calls in-process, ${CONNECTIONS} at a time, ${duration}s`);
       local[name] = await inProcess(direct[name], duration);
     }
+    ctx.progress(`serve: autocannon /v1/search on bare node:http in the server process, ${duration}s`);
+    await overHttp(bareUrl, key, "/v1/search", searchBodies, 2);
+    bareSearch = await overHttp(bareUrl, key, "/v1/search", searchBodies, duration);
     rss = { before, after: await server.rssMb() };
   } finally {
     await ferret.close();
@@ -182,6 +186,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
   }
   extra.http = http;
   extra.inProcess = local;
+  extra.bareSearch = bareSearch;
   extra.rssMb = rss;
 
   const rows: ResultRow[] = [];
@@ -222,6 +227,24 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       },
     );
   }
+  rows.push(
+    {
+      metric: "/v1/search on bare node:http",
+      unit: "req/s",
+      ferret: bareSearch.rps,
+      baseline: local.search.rps,
+      baselineName: "in-process",
+      better: "higher",
+    },
+    {
+      metric: "/v1/search, serve vs bare node:http",
+      unit: "req/s",
+      ferret: http.search.rps,
+      baseline: bareSearch.rps,
+      baselineName: "bare node:http",
+      better: "higher",
+    },
+  );
   rows.push({
     metric: "server RSS growth",
     unit: "MB",
@@ -236,6 +259,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
       `${CHUNKS.toLocaleString("en-US")}-chunk synthetic corpus, keyword retrieval, offline engine; ${CONNECTIONS} connections for ${duration}s per route (FERRET_BENCH_SERVE_SECONDS sets it)`,
       `server in its own process (request logs on, to /dev/null), autocannon in this one; throughput target: at least 0.8x the in-process rate`,
       `requests: /v1/search ${http.search.requests} over HTTP vs ${local.search.requests} in-process; /v1/ask ${http.ask.requests} vs ${local.ask.requests}`,
+      `bare node:http: the same search in the server process with no framework, auth or logs; the ceiling of any Node HTTP server around this call`,
       `server RSS ${rss.before.toFixed(0)} MB after warm-up, ${rss.after.toFixed(0)} MB after both runs`,
     ],
     extra,

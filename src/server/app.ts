@@ -69,23 +69,27 @@ export function createServerApp(options: { ferret: Ferret; config: ServeConfig; 
       crossOriginResourcePolicy: "same-origin",
     }),
   );
-  app.use(
-    "*",
-    cors({
-      origin: (origin) => (config.corsOrigins.includes(origin) ? origin : null),
-      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-      allowHeaders: [
-        "authorization",
-        "content-type",
-        "x-api-key",
-        "x-request-id",
-        "mcp-protocol-version",
-        "mcp-session-id",
-      ],
-      exposeHeaders: ["retry-after", "x-request-id", "x-vercel-ai-ui-message-stream", "mcp-session-id"],
-      maxAge: 600,
-    }),
-  );
+  const corsHeaders = cors({
+    origin: (origin) => (config.corsOrigins.includes(origin) ? origin : null),
+    allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+    allowHeaders: [
+      "authorization",
+      "content-type",
+      "x-api-key",
+      "x-request-id",
+      "mcp-protocol-version",
+      "mcp-session-id",
+    ],
+    exposeHeaders: ["retry-after", "x-request-id", "x-vercel-ai-ui-message-stream", "mcp-session-id"],
+    maxAge: 600,
+  });
+  // Only a browser's cross-origin request carries Origin; answering CORS for the rest would build every
+  // response twice (hono's cors sets headers before the route has made its response).
+  app.use("*", (c, next) => {
+    if (c.req.header("origin") !== undefined) return corsHeaders(c, next);
+    c.header("Vary", "Origin");
+    return next();
+  });
   const tooLarge = (limit: string, bytes: number) => () => {
     throw new PayloadTooLargeError(`The request body is over ${bytes} bytes (${limit}).`, { limit, cap: bytes });
   };
@@ -93,9 +97,22 @@ export function createServerApp(options: { ferret: Ferret; config: ServeConfig; 
   // Multipart framing adds a little to the files themselves.
   const uploadBytes = config.maxUploadBytes + 64 * 1024;
   const uploadLimit = bodyLimit({ maxSize: uploadBytes, onError: tooLarge("maxUploadBytes", config.maxUploadBytes) });
-  app.use("/v1/*", (c, next) =>
-    (c.req.method === "POST" && UPLOAD.test(c.req.path) ? uploadLimit : jsonLimit)(c, next),
-  );
+  app.use("/v1/*", (c, next) => {
+    const upload = c.req.method === "POST" && UPLOAD.test(c.req.path);
+    // A body framed by Content-Length is checked from the header alone (Node's parser never reads past it):
+    // touching the body stream here would turn every request into a full web Request, which costs more than a
+    // search. Chunked bodies are counted as they stream in.
+    if (c.req.header("transfer-encoding") === undefined) {
+      const length = c.req.header("content-length");
+      if (length === undefined) return next();
+      const cap = upload ? uploadBytes : config.maxBodyBytes;
+      if (Number(length) > cap) {
+        return upload ? tooLarge("maxUploadBytes", config.maxUploadBytes)() : tooLarge("maxBodyBytes", cap)();
+      }
+      return next();
+    }
+    return (upload ? uploadLimit : jsonLimit)(c, next);
+  });
   const buckets = new TokenBuckets();
   const auth = authMiddleware({ ferret, config, buckets });
   app.use("/v1/*", auth);

@@ -108,6 +108,37 @@ describe("limits that hold under load", () => {
     expect(upload.status).toBe(202);
   });
 
+  it("a chunked body is counted as it streams and gets 413 past the limit; one under it is served", async () => {
+    t = await startTestServer({ config: { maxBodyBytes: 2048 } });
+    const chunked = (text: string) =>
+      fetch(`${t!.url}/v1/search`, {
+        method: "POST",
+        headers: { ...auth(t!.keys["acme-eng"]!), "content-type": "application/json" },
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(text));
+            controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+    expect((await chunked(JSON.stringify({ query: "x".repeat(5000) }))).status).toBe(413);
+    expect((await chunked(JSON.stringify({ query: "refund" }))).status).toBe(200);
+  });
+
+  it("CORS headers answer an allowed browser origin only; every response varies by Origin", async () => {
+    t = await startTestServer({ config: { corsOrigins: ["https://app.example"] } });
+    const key = t.keys["acme-eng"]!;
+    const plain = await fetch(`${t.url}/v1/sources`, { headers: auth(key) });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("vary")).toMatch(/origin/i);
+    expect(plain.headers.get("access-control-allow-origin")).toBeNull();
+    const allowed = await fetch(`${t.url}/v1/sources`, { headers: auth(key, { origin: "https://app.example" }) });
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    const other = await fetch(`${t.url}/v1/sources`, { headers: auth(key, { origin: "https://evil.example" }) });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("uploads over the upload limit or the file count get 413", async () => {
     t = await startTestServer({ config: { maxUploadBytes: 4096, maxUploadFiles: 2 } });
     const upload = (files: [string, string][]) => {

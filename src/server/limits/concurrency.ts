@@ -25,14 +25,19 @@ export class ConcurrencyLimiter {
     return this.#waiting.length;
   }
 
-  /** Resolves with the release function once a slot is free. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  /**
+   * Resolves with the release function once a slot is free. `abort` may be a function that makes the signal:
+   * it is called only when the caller has to wait, so a request served at once never builds one.
+   */
+  acquire(abort?: AbortSignal | (() => AbortSignal)): Promise<() => void> {
     if (this.#closed) return Promise.reject(new OverloadedError("The server is shutting down.", 5000));
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (abort instanceof AbortSignal && abort.aborted) return Promise.reject(abort.reason);
     if (this.#active < this.max) {
       this.#active++;
       return Promise.resolve(this.#release());
     }
+    const signal = typeof abort === "function" ? abort() : abort;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#waiting.length >= this.queueSize) {
       return Promise.reject(
         new OverloadedError(
@@ -62,8 +67,8 @@ export class ConcurrencyLimiter {
   }
 
   /** Runs `work` holding a slot. */
-  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const release = await this.acquire(signal);
+  async run<T>(work: () => Promise<T>, abort?: AbortSignal | (() => AbortSignal)): Promise<T> {
+    const release = await this.acquire(abort);
     try {
       return await work();
     } finally {

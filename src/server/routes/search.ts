@@ -16,9 +16,12 @@ const searchRoute = createRoute({
 export function searchRoutes(app: OpenAPIHono<ServerEnv>, deps: ServerDeps): void {
   app.openapi(searchRoute, async (c) => {
     const { query, ...options } = c.req.valid("json");
-    const signal = c.req.raw.signal;
     const principal = c.get("caller").principal;
-    const passages = await deps.limiter.run(() => deps.ferret.search(query, { ...options, principal }), signal);
+    // The request's signal only matters while the search waits for a slot; making it costs more than a search.
+    const passages = await deps.limiter.run(
+      () => deps.ferret.search(query, { ...options, principal }),
+      () => c.req.raw.signal,
+    );
     return c.json({ passages }, 200);
   });
 }
