@@ -27,6 +27,23 @@ describe("checkThresholds", () => {
     expect(failures[0]?.message).toBe("eval-mini: answer_correctness 0.833 is below the minimum 0.900");
   });
 
+  it("with beatBaseline, fails a metric that does not beat the same run's baseline, or a run without one", () => {
+    const recall = report.aggregates.overall.metrics["recall@5"] ?? 0;
+    const withBaseline = (value: number) => ({
+      ...report,
+      baseline: {
+        ...report,
+        aggregates: { ...report.aggregates, overall: { ...report.aggregates.overall, metrics: { "recall@5": value } } },
+      },
+    });
+    const bound = { "eval-mini": { "recall@5": { min: 0.5, beatBaseline: true } } };
+    expect(checkThresholds(withBaseline(recall - 0.1), bound)).toEqual([]);
+    const tied = checkThresholds(withBaseline(recall), bound);
+    expect(tied.map((f) => f.kind)).toEqual(["not_above_baseline"]);
+    expect(tied[0]?.message).toContain("does not beat the baseline");
+    expect(checkThresholds(report, bound)[0]?.message).toContain("the run has none");
+  });
+
   it("treats leak_rate and other costs as maxima, in every spelling", () => {
     const spellings: Record<string, Threshold>[] = [{ leak_rate: 0 }, { leak_rate: { max: 0 } }, { leak_rate_max: 0 }];
     for (const bound of spellings) {

@@ -1,8 +1,11 @@
 import { type Aggregate, metricDef } from "./aggregate.js";
 import type { EvalReport } from "./run-eval.js";
 
-/** A bound: a number takes the metric's natural direction; an object names `min` and/or `max`. */
-export type Threshold = number | { min?: number; max?: number };
+/**
+ * A bound: a number takes the metric's natural direction; an object names `min` and/or `max`, and
+ * `beatBaseline: true` also asks the run to do better than the baseline of the same run (`--baseline`).
+ */
+export type Threshold = number | { min?: number; max?: number; beatBaseline?: boolean };
 
 /**
  * Thresholds per set name (the set folder's base name), then per metric as named in report.json.
@@ -20,7 +23,7 @@ export interface GateFailure {
   key: string;
   metric: string;
   type?: string;
-  kind: "below_min" | "above_max" | "missing" | "unknown_metric";
+  kind: "below_min" | "above_max" | "missing" | "unknown_metric" | "not_above_baseline";
   actual: number | null;
   limit: number | null;
   message: string;
@@ -29,6 +32,7 @@ export interface GateFailure {
 interface Bound {
   min?: number;
   max?: number;
+  beatBaseline?: boolean;
 }
 
 function parseKey(key: string): { type?: string; metric: string; forced?: "min" | "max" } {
@@ -103,6 +107,24 @@ export function checkThresholds(report: EvalReport, thresholds: Thresholds): Gat
         limit: bound.max,
         message: `${where}: ${metric} ${fmt(actual)} is above the maximum ${fmt(bound.max)}`,
       });
+    }
+    if (bound.beatBaseline) {
+      const baseAggregate = type ? report.baseline?.aggregates.byType[type] : report.baseline?.aggregates.overall;
+      const baseline = baseAggregate?.metrics[metric] ?? null;
+      const better =
+        def.better === "higher" ? baseline !== null && actual > baseline : baseline !== null && actual < baseline;
+      if (!better) {
+        failures.push({
+          ...base,
+          kind: "not_above_baseline",
+          actual,
+          limit: baseline,
+          message:
+            baseline === null
+              ? `${where}: ${metric} must beat the baseline, but the run has none (run with --baseline single-pass)`
+              : `${where}: ${metric} ${fmt(actual)} does not beat the baseline's ${fmt(baseline)}`,
+        });
+      }
     }
   }
   return failures;
