@@ -40,9 +40,21 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   return tool;
 }
 
+/** JSON Schema per zod schema: converting one takes longer than a search, and every run describes every tool. */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  let json = jsonSchemas.get(schema);
+  if (json === undefined) {
+    json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    delete json.$schema;
+    jsonSchemas.set(schema, json);
+  }
+  return structuredClone(json);
+}
+
 /** What a planner is told about the tool: the JSON Schema of the input the model writes. */
 export function describeTool(tool: AnyTool): ToolDescriptor {
-  const schema = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  delete schema.$schema;
+  const schema = inputJsonSchema(tool.inputSchema);
   return { name: tool.name, description: tool.description, inputSchema: schema, parallelSafe: tool.parallelSafe };
 }

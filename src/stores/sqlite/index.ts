@@ -51,6 +51,7 @@ export interface SqliteStoreOptions {
 }
 
 export const DEFAULT_HNSW_THRESHOLD = 20_000;
+const SOURCES_CACHE_SIZE = 256;
 
 /** The embedded store: one SQLite file with FTS5, sqlite-vec, an HNSW side index and table sources. */
 export class SqliteStore implements StoreV1 {
@@ -61,6 +62,8 @@ export class SqliteStore implements StoreV1 {
   readonly #hnsw: HnswIndexes;
   readonly #sql: SqlQueries;
   readonly #hnswThreshold: number;
+  /** listSources answers per principal, valid while the tenant's data version stands (it counts every chunk). */
+  readonly #sourcesCache = new Map<string, { version: number; sources: SourceInfo[] }>();
   #closed = false;
   /** The entity graph (`GraphStoreV1`): mentions ride on `ChunkRecord.entities` and are written with the chunks. */
   readonly graph = new SqliteGraph((operation, fn) => this.#run(operation, fn));
@@ -100,7 +103,16 @@ export class SqliteStore implements StoreV1 {
   }
 
   listSources(principal: Principal): Promise<SourceInfo[]> {
-    return this.#run("list sources", (ctx) => listSources(ctx, principal));
+    return this.#run("list sources", (ctx) => {
+      const version = dataVersion(ctx, principal.tenant);
+      const key = JSON.stringify([principal.tenant, principal.user, principal.roles]);
+      const hit = this.#sourcesCache.get(key);
+      if (hit?.version === version) return structuredClone(hit.sources);
+      const sources = listSources(ctx, principal);
+      if (this.#sourcesCache.size >= SOURCES_CACHE_SIZE) this.#sourcesCache.clear();
+      this.#sourcesCache.set(key, { version, sources: structuredClone(sources) });
+      return sources;
+    });
   }
 
   removeSource(tenant: string, name: string): Promise<void> {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ACME, alice, fixtureWrite } from "../store-fixtures.js";
 import { runStoreSuite } from "../store-suite.js";
 import { createSqliteStore } from "./index.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -41,6 +42,35 @@ describe("sqlite store", () => {
         value: String(SCHEMA_VERSION),
       });
       db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("listSources answers from its cache only while nothing changed, in this process or another", async () => {
+    const dir = tempDir();
+    try {
+      const path = join(dir, "cache.db");
+      const store = await createSqliteStore({ path });
+      const other = await createSqliteStore({ path });
+      await store.putSource({ name: "handbook", tenant: ACME, kind: "documents", description: "Handbook", acl: [] });
+      const first = await store.listSources(alice);
+      expect(first.map((s) => [s.name, s.documents])).toEqual([["handbook", 0]]);
+      first[0]!.documents = 99;
+      expect((await store.listSources(alice))[0]?.documents).toBe(0);
+      // Another connection (as another process would) writes; the next list sees it at once.
+      await other.writeDocuments([
+        fixtureWrite({ id: "handbook/a.md", source: "handbook", title: "A", paragraphs: ["One.", "Two."] }),
+      ]);
+      expect((await store.listSources(alice)).map((s) => [s.name, s.documents, s.chunks])).toEqual([
+        ["handbook", 1, 2],
+      ]);
+      await other.putSource({ name: "payroll", tenant: ACME, kind: "documents", description: "Pay", acl: ["hr"] });
+      await other.putSource({ name: "wiki", tenant: ACME, kind: "documents", description: "Wiki", acl: [] });
+      expect((await store.listSources(alice)).map((s) => s.name)).toEqual(["handbook", "wiki"]);
+      await other.removeSource(ACME, "wiki");
+      expect((await store.listSources(alice)).map((s) => s.name)).toEqual(["handbook"]);
+      await Promise.all([store.close(), other.close()]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
