@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { FerretError } from "../spec/errors.js";
 import { askCommand, chatCommand, traceCommand } from "./ask-commands.js";
@@ -7,6 +8,12 @@ import { ingestCommand } from "./ingest-command.js";
 import { keysCommand } from "./keys-command.js";
 import { searchCommand, sourcesCommand } from "./query-commands.js";
 import { mcpCommand, serveCommand } from "./serve-command.js";
+
+/** The package's version, read from its package.json (src/cli and dist/cli are both two levels below it). */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+  return pkg.version ?? "unknown";
+}
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -18,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command()
     .name("ferret")
     .description("Agentic RAG over your own knowledge, with cited answers. Offline by default.")
+    .version(packageVersion(), "-V, --version", "print the version")
     .exitOverride()
     .showHelpAfterError();
   ingestCommand(program, setExit);

@@ -77,3 +77,15 @@ describe("a closed output pipe (ferret ... | head)", () => {
     expect(run.code).toBe(0);
   });
 });
+
+describe("--version", () => {
+  it("prints the package's version and exits 0", async () => {
+    const { readFileSync } = await import("node:fs");
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) {
+      const run = await ferret([flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim()).toBe(pkg.version);
+    }
+  });
+});
