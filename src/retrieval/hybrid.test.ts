@@ -26,7 +26,11 @@ const conceptEmbedder: EmbedderV1 = {
       const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
       const v = new Float32Array(CONCEPTS.length + 1);
       v[CONCEPTS.length] = 0.1;
-      for (const w of words) CONCEPTS.forEach((c, i) => c.includes(w) && (v[i] = (v[i] ?? 0) + 1));
+      for (const w of words) {
+        CONCEPTS.forEach((c, i) => {
+          if (c.includes(w)) v[i] = (v[i] ?? 0) + 1;
+        });
+      }
       return v;
     });
   },
