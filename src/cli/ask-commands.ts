@@ -50,7 +50,11 @@ function withAskOptions(cmd: Command): Command {
         collectWith(checkpointKind),
       )
       .option("--yes", "continue automatically at checkpoints")
-      .option("--min-confidence <x>", "refuse answers whose confidence is below x (0..1; offline engine)", unitInterval),
+      .option(
+        "--min-confidence <x>",
+        "refuse answers whose confidence is below x (0..1; offline engine)",
+        unitInterval,
+      ),
   );
 }
 

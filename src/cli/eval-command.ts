@@ -66,7 +66,11 @@ export function evalCommand(program: Command, setExit: (code: number) => void): 
       .option("--out <dir>", "where to write results.jsonl, report.json, report.html")
       .option("--baseline <kind>", "also run a baseline in the same run: single-pass", oneOf(["single-pass"] as const))
       .option("--thresholds <file>", "fail (exit 1) when a metric is below its threshold for this set")
-      .option("--min-confidence <x>", "refuse answers whose confidence is below x (0..1; offline engine)", unitInterval),
+      .option(
+        "--min-confidence <x>",
+        "refuse answers whose confidence is below x (0..1; offline engine)",
+        unitInterval,
+      ),
   ).action(async (setDir: string, flags: EvalFlags) => {
     const set = loadEvalSet(setDir);
     // The report folder is made first: a folder that cannot be written fails now, not after every question.

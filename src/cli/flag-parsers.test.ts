@@ -30,6 +30,7 @@ describe("flag parsers", () => {
     expect(unitInterval("0")).toBe(0);
     expect(unitInterval("0.45")).toBe(0.45);
     expect(unitInterval("1")).toBe(1);
-    for (const bad of ["1.5", "-0.1", "", ".", "abc", "1e-1"]) expect(() => unitInterval(bad)).toThrow(InvalidArgumentError);
+    for (const bad of ["1.5", "-0.1", "", ".", "abc", "1e-1"])
+      expect(() => unitInterval(bad)).toThrow(InvalidArgumentError);
   });
 });

@@ -64,7 +64,12 @@ function kindCue(q: string, cues: AnswerKindCues, lang: Lang): boolean {
   return leadsWith(q, cues.lead, lang) || hasCue(q, cues.any, cueLangs(lang));
 }
 
-const WHAT_WHICH: CueTable = { en: ["what", "which"], de: ["was", "welche", "welcher", "welches", "welchen"], zh: [], ja: [] };
+const WHAT_WHICH: CueTable = {
+  en: ["what", "which"],
+  de: ["was", "welche", "welcher", "welches", "welchen"],
+  zh: [],
+  ja: [],
+};
 
 /** Yes/no: a Latin question led by an auxiliary; a Chinese or Japanese one marked so, with no question word. */
 function isYesNo(q: string, lang: Lang): boolean {
@@ -123,14 +128,22 @@ function makePart(text: string, context = ""): QuestionPart {
     text: clean,
     query,
     terms: [...new Set(contentTerms(query, lang))],
-    entities: extractEntities(query)
-      .filter((e) => e.type !== "name" || e.text.length > 2)
-      .map((e) => e.text),
+    entities: entitiesOf(query, lang),
     head,
     chain,
     answerType: answerTypeOf(clean),
     aggregation: hasCue(clean, AGGREGATION, cueLangs(lang)),
   };
+}
+
+/**
+ * Entity strings a part must find. German capitalises every noun, so there a capitalised phrase is not a
+ * name ("Zustellung Zeit"): only identifiers, paths, codes and quoted strings are kept; the words stay terms.
+ */
+export function entitiesOf(text: string, lang: Lang = languageOf(text)): string[] {
+  return extractEntities(text)
+    .filter((e) => (e.type === "name" ? lang !== "de" && e.text.length > 2 : true))
+    .map((e) => e.text);
 }
 
 /** The text without trailing question marks and full stops (a loop: no regex backtracking on long runs). */
@@ -238,9 +251,7 @@ function clauses(question: string, lang: Lang): string[] {
     if (next) cuts.push({ cut: i, start: i + 1 });
   }
   if (latin) {
-    const qStart = new Set(
-      [...findCues(text, WH, langs), ...findCues(text, YESNO.lead, langs)].map((h) => h.start),
-    );
+    const qStart = new Set([...findCues(text, WH, langs), ...findCues(text, YESNO.lead, langs)].map((h) => h.start));
     const wh = new Set(findCues(text, WH, langs).map((h) => h.start));
     const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
     const joiners = new Set(findCues(text, JOINERS, langs).map((h) => h.start));

@@ -19,6 +19,12 @@ export interface Assessment {
   cited: Coverage;
   /** Coverage of the constraints by the passages of the first (best) claim alone. */
   lead: number;
+  /**
+   * For one plain lookup: names and identifiers the best claim's passages miss although another cited
+   * passage holds them (the answer is about another site or product than asked, and only a side passage
+   * names the one asked about).
+   */
+  offTarget: Constraint[];
   /** Share of the parts' content terms the cited passages hold. */
   terms: number;
 }
@@ -59,17 +65,21 @@ export function assess(
   const all = coverConstraints(constraints, citedText);
   const firstClaim = draft.claims[0];
   const leadText = firstClaim ? citedPassages(state, [firstClaim]).map(passageText).join("\n") : "";
-  const lead = coverConstraints(constraints, leadText).share;
+  const leadCover = coverConstraints(constraints, leadText);
+  const lead = leadCover.share;
   const wanted = [...new Set(parts.filter((_, i) => !bySql[i]).flatMap((p) => p.terms))];
   const terms = wanted.length === 0 ? 1 : coverage(wanted, termSet(citedText));
   const w = settings.weights;
-  const confidence =
-    bySql.every(Boolean) || cited.length === 0
-      ? cited.length === 0
-        ? 0
-        : 1
-      : (w.constraints * all.share + w.terms * terms + w.lead * lead) / (w.constraints + w.terms + w.lead);
-  return { confidence: Math.round(confidence * 1000) / 1000, constraints, cited: all, lead, terms };
+  // One plain lookup is answered by its best sentence: that passage should hold what the question names. A
+  // chain, a comparison or a compound question spreads over passages, so there only the union counts.
+  const single = parts.length === 1 && !parts[0]!.chain && parts[0]!.alternative === undefined;
+  const leadWeight = single ? w.lead : 0;
+  const mixed =
+    (w.constraints * all.share + w.terms * terms + leadWeight * lead) / (w.constraints + w.terms + leadWeight);
+  const confidence = cited.length === 0 ? 0 : bySql.every(Boolean) ? 1 : mixed;
+  const named = (c: Constraint) => c.kind === "name" || c.kind === "identifier";
+  const offTarget = single ? leadCover.missing.filter((c) => named(c) && !all.missing.includes(c)) : [];
+  return { confidence: Math.round(confidence * 1000) / 1000, constraints, cited: all, lead, terms, offTarget };
 }
 
 const list = (values: string[]): string =>
@@ -97,6 +107,14 @@ export function calibrate(
       claims: [],
       confidence: a.confidence,
       reason: `${said}: "${best.slice(0, 200)}"`,
+    };
+  }
+  if (settings.offTarget && a.offTarget.length > 0) {
+    return {
+      status: "refused",
+      claims: [],
+      confidence: a.confidence,
+      reason: `The evidence that answers this is not about ${list(a.offTarget.map((c) => c.text))}: "${best.slice(0, 200)}"`,
     };
   }
   if (a.confidence < settings.minConfidence) {

@@ -6,6 +6,7 @@
  */
 import { extractEntities, mentions } from "../../text/entities.js";
 import { fold, termSet } from "../../text/overlap.js";
+import { languageOf } from "./question-cues.js";
 
 export type ConstraintKind = "year" | "quarter" | "month" | "version" | "identifier" | "name" | "number";
 
@@ -32,16 +33,24 @@ export const CONSTRAINT_WEIGHT: Record<ConstraintKind, number> = {
 const EXCLUSIVE: ReadonlySet<ConstraintKind> = new Set(["year", "quarter", "version"]);
 
 const YEAR = /(?<![\d.,])(?:19|20)\d{2}(?![\d.,]\d)/g;
-const VERSION = /(?<![\w.])v(\d+(?:\.\d+)*)(?![\w.]*\d)|(?<![\w.])(\d+\.\d+\.\d+)(?![\w.]*\d)/gi;
-const NUMBER = /(?<![\p{L}\d_.,:/-])\d+(?:[.,]\d+)?(?![\d_]|[.,]\d|[\p{L}_-]*\d)/gu;
+/** "v2.4", "V3", "2.4.1"; not a path segment ("/v2/refunds"), which names an endpoint, not a version. */
+const VERSION = /(?<![\w./])v(\d+(?:\.\d+)*)(?![\w.]*\d|\/)|(?<![\w./])(\d+\.\d+\.\d+)(?![\w.]*\d)/gi;
+/** A run of Latin letters in a Chinese or Japanese question: a name ("Tidewater", "Kestrel Fleet"). */
+const LATIN_RUN = /[A-Za-z][A-Za-z0-9&'’.-]*(?: [A-Za-z0-9][A-Za-z0-9&'’.-]*)*/g;
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HAN_RUN = /\p{Script=Han}{2,}/gu;
+const NUMBER = /(?<![A-Za-z\d_.,:/-])\d+(?:[.,]\d+)?(?![\d_]|[.,]\d|[A-Za-z_-]*\d)/gu;
 const ISO_DATE = /(?<!\d)(?:19|20)\d{2}-(\d{2})-\d{2}(?!\d)/g;
 
 /** Quarter cues: "Q1", "1. Quartal", "第1四半期", "第一季度", "first quarter". */
 const QUARTER_PATTERNS: [RegExp, (m: RegExpMatchArray) => number][] = [
   [/\bQ([1-4])\b/gi, (m) => Number(m[1])],
   [/\b([1-4])\.\s?Quartal/gi, (m) => Number(m[1])],
-  [/\b(first|second|third|fourth) quarter\b/gi, (m) => ["first", "second", "third", "fourth"].indexOf(m[1]!.toLowerCase()) + 1],
-  [/(?:第)?([1-4１-４一二三四])(?:季度|四半期)/gu, (m) => "1１一2２二3３三4４四".indexOf(m[1]!) / 3 + 1],
+  [
+    /\b(first|second|third|fourth) quarter\b/gi,
+    (m) => ["first", "second", "third", "fourth"].indexOf(m[1]!.toLowerCase()) + 1,
+  ],
+  [/(?:第)?([1-4１-４一二三四])(?:季度|四半期)/gu, (m) => Math.floor("1１一2２二3３三4４四".indexOf(m[1]!) / 3) + 1],
 ];
 
 /** Month names of English and German (one table), and the CJK "3月". */
@@ -106,7 +115,25 @@ export function constraintsOf(question: string): Constraint[] {
   const versions = versionsIn(question);
   for (const v of versions) add("version", v, v);
   const covered: string[] = [];
-  for (const e of extractEntities(question)) {
+  const cjk = CJK_CHAR.test(question);
+  if (cjk) {
+    for (const m of question.matchAll(LATIN_RUN)) {
+      if (m[0].length < 3 || versions.has(m[0].toLowerCase())) continue;
+      add("name", m[0].toLowerCase(), m[0]);
+      covered.push(m[0]);
+    }
+    // The qualifier before the first "の" / "的" ("名古屋倉庫の…", "上海仓库的…") names the place or thing asked about.
+    const mark = question.search(/[の的]/u);
+    const head = mark > 0 ? question.slice(Math.max(0, mark - 12), mark) : "";
+    const han = [...head.matchAll(HAN_RUN)].at(-1)?.[0];
+    // Not the tail of a date ("2025年第三季度的").
+    const before = head.slice(0, head.length - (han?.length ?? 0)).slice(-1);
+    if (han && head.endsWith(han) && !/[\d０-９]/.test(before)) add("name", han, han);
+  }
+  const german = !cjk && languageOf(question) === "de";
+  for (const e of cjk ? [] : extractEntities(question)) {
+    // German capitalises every noun: a capitalised phrase there is not a name.
+    if (e.type === "name" && german) continue;
     if (e.type === "name") {
       if (e.text.length <= 2 || MONTH_OF.has(e.text.toLowerCase()) || /^\d+$/.test(e.text)) continue;
       add("name", e.text.toLowerCase(), e.text);
@@ -115,7 +142,11 @@ export function constraintsOf(question: string): Constraint[] {
   }
   // Numbers that are not a year, a version, or part of an entity already counted.
   const inEntity = (n: string) => covered.some((c) => c.includes(n));
-  for (const m of question.matchAll(NUMBER)) {
+  // Quarter cues hold digits of their own ("2. Quartal", "第3四半期"): those are no numbers asked about.
+  let plain = question;
+  for (const re of [...QUARTER_PATTERNS.map(([re]) => re), CJK_MONTH])
+    plain = plain.replace(re, (m) => " ".repeat(m.length));
+  for (const m of plain.matchAll(NUMBER)) {
     const n = m[0].replace(",", ".");
     if (years.has(m[0]) || inEntity(m[0]) || [...versions].some((v) => v.includes(n))) continue;
     add("number", n, m[0]);
@@ -150,7 +181,7 @@ function holds(c: Constraint, text: string, terms: Set<string>, facts: EvidenceF
     case "name": {
       if (mentions(text, c.text)) return 1;
       // "Aerovia Cargo" named "Aerovia": the share of the name's words the evidence holds.
-      const words = [...termSet(c.text)].filter((t) => t.length > 2);
+      const words = [...termSet(c.text)].filter((t) => t.length > 2 || CJK_CHAR.test(t));
       if (words.length === 0) return 0;
       return words.filter((t) => terms.has(fold(t))).length / words.length;
     }
@@ -188,14 +219,17 @@ export function coverConstraints(constraints: readonly Constraint[], evidence: s
   let got = 0;
   const missing: Constraint[] = [];
   const nearMiss: Coverage["nearMiss"] = [];
-  for (const c of constraints) {
+  const held = constraints.map((c) => holds(c, evidence, terms, facts));
+  // A question may name two periods or versions ("v1, and before that v2"): evidence about one is no miss.
+  const someHeld = new Set(constraints.filter((_, i) => held[i]! >= 1).map((c) => c.kind));
+  for (const [i, c] of constraints.entries()) {
     const weight = CONSTRAINT_WEIGHT[c.kind];
-    const have = holds(c, evidence, terms, facts);
+    const have = held[i]!;
     total += weight;
     got += weight * have;
     if (have >= 1) continue;
     missing.push(c);
-    if (!EXCLUSIVE.has(c.kind)) continue;
+    if (!EXCLUSIVE.has(c.kind) || someHeld.has(c.kind)) continue;
     const found =
       c.kind === "year"
         ? [...facts.years]

@@ -100,7 +100,12 @@ export const YESNO: AnswerKindCues = {
     zh: [],
     ja: [],
   },
-  any: { en: [], de: [], zh: w("吗|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会"), ja: w("ますか|できますか|でしょうか") },
+  any: {
+    en: [],
+    de: [],
+    zh: w("吗|是否|能否|可否|是不是|有没有|能不能|可不可以|会不会"),
+    ja: w("ますか|できますか|でしょうか"),
+  },
 };
 
 /** Words naming a measured attribute: "What is the refund timeout" asks for a number. */
@@ -109,7 +114,9 @@ export const MEASURE: CueTable = {
     "limit|limits|timeout|timeouts|size|fee|fees|price|cost|amount|percentage|share|number|minimum|maximum|window|latency|" +
       "target|threshold|slo|rate|cap|speed|weight|capacity|value|deadline",
   ),
-  de: w("grenze|grenzwert|limit|frist|gebühr|preis|kosten|betrag|anteil|anzahl|höchstgeschwindigkeit|geschwindigkeit|gewicht|kapazität|wert"),
+  de: w(
+    "grenze|grenzwert|limit|frist|gebühr|preis|kosten|betrag|anteil|anzahl|höchstgeschwindigkeit|geschwindigkeit|gewicht|kapazität|wert",
+  ),
   zh: w("上限|限额|限制|费用|价格|金额|比例|数量|速度|重量|容量|阈值|期限"),
   ja: w("上限|制限|料金|価格|金額|割合|数|速度|重量|容量|しきい値|期限"),
 };
@@ -146,7 +153,9 @@ export const PRONOUNS: CueTable = {
 
 /** Negation: the question or a sentence states the opposite polarity. */
 export const NEGATION: CueTable = {
-  en: w("not|no|never|none|neither|nor|without|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|mustn't|prohibited|forbidden"),
+  en: w(
+    "not|no|never|none|neither|nor|without|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|mustn't|prohibited|forbidden",
+  ),
   de: w("nicht|kein|keine|keinen|keinem|keiner|nie|niemals|ohne|weder|verboten|untersagt"),
   zh: w("不|没|没有|无|未|非|禁止|不得|不能|不可"),
   ja: w("ない|ません|なし|不可|禁止|できない|いけない|ず"),
@@ -161,7 +170,9 @@ export const MORE: CueTable = {
 };
 export const LESS: CueTable = {
   en: w("fewer|less|least|shorter|shortest|smaller|smallest|lower|lowest|earlier|lighter|slower|min|minimum"),
-  de: w("weniger|wenigsten|kürzer|kürzeste|kleiner|kleinste|niedriger|niedrigste|früher|leichter|langsamer|minimal|minimum"),
+  de: w(
+    "weniger|wenigsten|kürzer|kürzeste|kleiner|kleinste|niedriger|niedrigste|früher|leichter|langsamer|minimal|minimum",
+  ),
   zh: w("更少|最少|更短|最短|更小|最小|更低|最低|更早|更轻|更慢"),
   ja: w("少ない|短い|小さい|低い|早い|軽い|遅い|最小|最低|最短"),
 };
@@ -169,14 +180,18 @@ export const LESS: CueTable = {
 /** Aggregation over many records. */
 export const AGGREGATION: CueTable = {
   en: w("how many|number of|count|total|average|mean|sum of|most|fewest|least|maximum|minimum|highest|lowest|share of"),
-  de: w("wie viele|wieviele|anzahl|insgesamt|gesamt|summe|durchschnitt|durchschnittlich|meisten|wenigsten|höchste|niedrigste|anteil"),
+  de: w(
+    "wie viele|wieviele|anzahl|insgesamt|gesamt|summe|durchschnitt|durchschnittlich|meisten|wenigsten|höchste|niedrigste|anteil",
+  ),
   zh: w("多少|几个|总共|一共|总计|合计|平均|最多|最少|最高|最低|数量"),
   ja: w("何件|いくつ|合計|総|平均|最も多い|最も少ない|最大|最小|件数|何個"),
 };
 
 /** Time words meaning "now" or "lately": the latest evidence answers them; no date to look for. */
 export const PRESENT_TIME: CueTable = {
-  en: w("these days|nowadays|right now|currently|current|at the moment|at present|today|now|recent|recently|latest|newest"),
+  en: w(
+    "these days|nowadays|right now|currently|current|at the moment|at present|today|now|recent|recently|latest|newest",
+  ),
   de: w("derzeit|zurzeit|aktuell|aktuelle|aktuellen|momentan|heute|jetzt|neueste|neuesten|gerade|inzwischen"),
   zh: w("目前|现在|当前|最近|最新|如今|现行"),
   ja: w("現在|今|最近|最新|現行|いま"),
@@ -184,8 +199,12 @@ export const PRESENT_TIME: CueTable = {
 
 /** Relative periods ("last year", "this quarter"): resolved against the data, never a literal year. */
 export const RELATIVE_TIME: CueTable = {
-  en: w("last year|this year|next year|last quarter|this quarter|last month|this month|this half-year|this half|last week|this week|yesterday|ytd"),
-  de: w("letztes jahr|letzten jahr|dieses jahr|diesem jahr|letzten quartal|diesem quartal|letzten monat|diesem monat|halbjahr|letzte woche|gestern"),
+  en: w(
+    "last year|this year|next year|last quarter|this quarter|last month|this month|this half-year|this half|last week|this week|yesterday|ytd",
+  ),
+  de: w(
+    "letztes jahr|letzten jahr|dieses jahr|diesem jahr|letzten quartal|diesem quartal|letzten monat|diesem monat|halbjahr|letzte woche|gestern",
+  ),
   zh: w("去年|今年|明年|上季度|本季度|上个月|本月|上半年|下半年|上周|本周|昨天"),
   ja: w("昨年|去年|今年|来年|前四半期|今四半期|先月|今月|上半期|下半期|先週|今週|昨日"),
 };
@@ -199,7 +218,7 @@ export const FILLER: CueTable = {
     "many|much|long|which|current|currently|normally|roughly|exactly|approximately|actually|still|kind|kinds|type|" +
       "name|named|called|does|did|do|mean|means|example|major|main|key|recent|recently|latest|change|changes|changed|" +
       "new|newest|typical|typically|usually|general|generally|overall|specific|particular|significant|important|" +
-      "ahead|advance|whats|what's|anything|something|thing|things|really|quick|quickly|briefly|exact|precise|" +
+      "ahead|advance|whats|anything|something|thing|things|really|quick|quickly|briefly|exact|precise|" +
       "nowadays|max|maximum|min|minimum|total|average|number|count|happened|happen",
   ),
   de: w(
@@ -208,7 +227,9 @@ export const FILLER: CueTable = {
       "welcher|welches|genau|maximal|insgesamt|durchschnittlich|anzahl|änderung|änderungen",
   ),
   zh: w("请问|请|一下|大概|具体|主要|目前|现在|最近|告诉我|知道|是什么|有哪些|呢|吗|吧|一共|总共|情况"),
-  ja: w("教えてください|教えて|ください|ですか|ますか|でしょうか|でしたか|ましたか|について|最近|現在|主な|具体的に|具体的|なんですか|のは|とは"),
+  ja: w(
+    "教えてください|教えて|ください|ですか|ますか|でしょうか|でしたか|ましたか|について|最近|現在|主な|具体的に|具体的|なんですか|のは|とは",
+  ),
 };
 
 function isLatinCue(cue: string): boolean {
@@ -262,7 +283,9 @@ function latinWords(text: string): { word: string; start: number; end: number }[
   const out: { word: string; start: number; end: number }[] = [];
   for (const m of text.matchAll(WORD)) {
     if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(m[0])) continue;
-    out.push({ word: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+    // "what's", "whom's", "Aerovia's": the word without its clitic, as English question words are written.
+    const word = m[0].toLowerCase().replace(/['’]s$/, "");
+    out.push({ word, start: m.index, end: m.index + m[0].length });
   }
   return out;
 }
