@@ -224,7 +224,11 @@ export const FILLER: CueTable = {
   de: w(
     "bitte|kurz|eigentlich|genau|ungefähr|etwa|wichtig|wichtigste|wichtigsten|neu|neue|neuen|neueste|aktuell|" +
       "aktuelle|derzeit|zurzeit|momentan|gerade|denn|mal|eigentlich|sagen|sagt|gibt|passiert|viele|viel|welche|" +
-      "welcher|welches|genau|maximal|insgesamt|durchschnittlich|anzahl|änderung|änderungen",
+      "welcher|welches|genau|maximal|insgesamt|durchschnittlich|anzahl|änderung|änderungen|" +
+      // Auxiliaries, pronouns and prepositions: grammar, which the keyword stop list leaves in.
+      "haben|hat|hatte|hatten|sind|war|waren|wird|werden|wurde|wurden|kann|können|darf|dürfen|muss|müssen|soll|" +
+      "sollen|gab|man|sie|er|uns|unsere|unser|ihr|ihre|bei|nach|zum|zur|vom|am|an|oder|aber|auch|noch|schon|dann|" +
+      "wenn|ob|einen|einem|einer|eines|kein|keine|zu|bis|seit|über|unter|vor|durch|gegen|ohne|um",
   ),
   zh: w("请问|请|一下|大概|具体|主要|目前|现在|最近|告诉我|知道|是什么|有哪些|呢|吗|吧|一共|总共|情况"),
   ja: w(
