@@ -29,7 +29,7 @@ function stateFound(question: string, texts: string[]): AgentState {
     evidence,
     calls: [
       {
-        call: { id: "c1", tool: "search", args: { query: question }, subQuestion: 0 },
+        call: { callId: "c1", tool: "search", args: { query: question }, subQuestion: 0 },
         step: 1,
         status: "ok",
         passageKeys: evidence.map(passageKey),
@@ -37,7 +37,7 @@ function stateFound(question: string, texts: string[]): AgentState {
     ],
     subQuestions: [],
     forceAnswer: false,
-  } as AgentState;
+  };
 }
 
 describe("gradePart", () => {
