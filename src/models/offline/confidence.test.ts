@@ -60,6 +60,16 @@ describe("calibrated refusal", () => {
     expect(off.status).toBe("answered");
   });
 
+  it("does not refuse a compound question for a near miss in one part, but lowers its confidence", () => {
+    const q = "What lead time did the 2024 dangerous goods rules require, and who approves exceptions?";
+    const parts = decompose(q);
+    expect(parts).toHaveLength(2);
+    const draft = draftCiting(1, "Book at least 72 hours");
+    const out = calibrate(stateWith(q, [rules2026]), parts, draft, { ...settings, minConfidence: 0 });
+    expect(out.status).toBe("answered");
+    expect(out.confidence).toBeLessThan(0.5);
+  });
+
   it("refuses below the threshold, and the threshold is what decides", () => {
     const q = "What is the forklift speed limit in the Lyon warehouse?";
     const rtm = passage("rtm.md", "Warehouse safety rules: Rotterdam", "Forklifts: 7 km/h in halls.");

@@ -98,7 +98,9 @@ export function calibrate(
   if (draft.status === "refused" || draft.claims.length === 0) return { ...draft, confidence: 0 };
   const a = assess(state, parts, draft, settings);
   const best = draft.claims[0]!.text;
-  if (settings.nearMiss && a.cited.nearMiss.length > 0) {
+  // A near miss refuses one lookup; in a compound question it may concern one part only, so there it
+  // lowers the confidence (the missed value counts as uncovered) instead of refusing every part.
+  if (settings.nearMiss && a.cited.nearMiss.length > 0 && parts.length === 1) {
     const said = a.cited.nearMiss
       .map((m) => `The evidence covers ${list(m.found.slice(0, 4))}, not ${m.constraint.text}`)
       .join("; ");

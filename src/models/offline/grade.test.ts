@@ -73,4 +73,14 @@ describe("gradePart", () => {
     );
     expect(same.missing).not.toContain("2024");
   });
+
+  it("goes on with one of several asked periods found", () => {
+    const q = "How did the refund limit change between the 2025 and 2026 editions?";
+    const [part] = decompose(q);
+    const g = gradePart(stateFound(q, ["Refund limit (2025 edition): 15 per second."]), part!, 0, 0.5);
+    expect(g.sufficient).toBe(true);
+    const none = gradePart(stateFound(q, ["Refund limit (2024 edition): 15 per second."]), part!, 0, 0.5);
+    expect(none.missing).toEqual(expect.arrayContaining(["2025", "2026"]));
+    expect(none.sufficient).toBe(false);
+  });
 });

@@ -68,7 +68,12 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
   // The period or version asked about ("2024", "Q2", "v2.4") must be in what was found: evidence about
   // another one is a near miss, and naming the missing value lets the next search look for it.
   const periods = constraintsOf(part.text).filter((c) => PERIOD_KINDS.has(c.kind));
-  const missingPeriods = coverConstraints(periods, texts.join("\n")).missing.map((c) => c.text);
+  // Of several asked ("between the 2025 and 2026 editions"), one found is enough to go on: the answer
+  // compares what it has, and the confidence says how much of the question it covers.
+  const missedPeriods = coverConstraints(periods, texts.join("\n")).missing;
+  const missingPeriods = [...new Set(periods.map((c) => c.kind))]
+    .filter((kind) => periods.filter((c) => c.kind === kind).every((c) => missedPeriods.includes(c)))
+    .flatMap((kind) => missedPeriods.filter((c) => c.kind === kind).map((c) => c.text));
   const missing = [
     ...missingEntities,
     ...missingPeriods,
