@@ -219,7 +219,7 @@ export const FILLER: CueTable = {
       "name|named|called|does|did|do|mean|means|example|major|main|key|recent|recently|latest|change|changes|changed|" +
       "new|newest|typical|typically|usually|general|generally|overall|specific|particular|significant|important|" +
       "ahead|advance|whats|anything|something|thing|things|really|quick|quickly|briefly|exact|precise|" +
-      "nowadays|max|maximum|min|minimum|total|average|number|count|happened|happen",
+      "nowadays|max|maximum|min|minimum|total|average|number|count|happened|happen|one|ones",
   ),
   de: w(
     "bitte|kurz|eigentlich|genau|ungefähr|etwa|wichtig|wichtigste|wichtigsten|neu|neue|neuen|neueste|aktuell|" +
