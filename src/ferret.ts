@@ -65,6 +65,8 @@ export interface FerretOptions {
   embedder?: string | EmbedderV1;
   /** `offline` (default) or `provider:model`; or an engine. */
   model?: string | AgentEngineV1;
+  /** Refuse offline answers whose confidence is below this (0..1); default: the preset's calibrated threshold. */
+  minConfidence?: number;
   /** Different models per role; unset roles use `model`. */
   models?: { planner?: string; grader?: string; answerer?: string };
   baseUrl?: string;
@@ -242,7 +244,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
             apiKey: options.apiKey,
             env,
           })
-        : createOfflineEngine();
+        : createOfflineEngine(options.minConfidence !== undefined ? { minConfidence: options.minConfidence } : {});
   /** The principal of a call that names none (see `FerretOptions.principal`). */
   const ownerOf = async (): Promise<Principal> => {
     if (options.principal) return options.principal;

@@ -17,7 +17,10 @@ export interface LoopEnd {
   draft?: DraftAnswer;
 }
 
-export type FinalContent = Pick<Answer, "status" | "text" | "citations" | "stopReason" | "reason" | "unsupported">;
+export type FinalContent = Pick<
+  Answer,
+  "status" | "text" | "citations" | "stopReason" | "reason" | "unsupported" | "confidence"
+>;
 
 /** Reasons that stopped the loop early: they stay the stop reason whether the run answers or refuses. */
 const EARLY = new Set<StopReason>([
@@ -115,6 +118,7 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
     stopReason: stopReasonFor(end.reason, false),
     ...(draft.status === "partial" && draft.reason ? { reason: draft.reason } : {}),
     ...(check.unsupported.length > 0 ? { unsupported: check.unsupported } : {}),
+    ...(draft.confidence !== undefined ? { confidence: draft.confidence } : {}),
   };
 }
 

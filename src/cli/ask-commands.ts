@@ -5,7 +5,7 @@ import type { AskOptions } from "../ferret.js";
 import type { Preset } from "../spec/engine.js";
 import type { CheckpointDecision } from "../spec/trace.js";
 import { createEventFormatter, formatTrace } from "../trace/format.js";
-import { collectWith, oneOf, wholeNumber } from "./flag-parsers.js";
+import { collectWith, oneOf, unitInterval, wholeNumber } from "./flag-parsers.js";
 import { answerJson, formatAnswer } from "./format.js";
 import { addGlobalOptions, type GlobalOptions, openFerret, principalOf, print } from "./options.js";
 
@@ -49,7 +49,12 @@ function withAskOptions(cmd: Command): Command {
         "pause at: after-searches=N | no-results | low-confidence | before-answer (repeatable)",
         collectWith(checkpointKind),
       )
-      .option("--yes", "continue automatically at checkpoints"),
+      .option("--yes", "continue automatically at checkpoints")
+      .option(
+        "--min-confidence <x>",
+        "refuse answers whose confidence is below x (0..1; offline engine)",
+        unitInterval,
+      ),
   );
 }
 

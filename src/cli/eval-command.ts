@@ -10,7 +10,7 @@ import type { Ferret } from "../ferret.js";
 import type { Answer } from "../spec/answer.js";
 import { InvalidInputError } from "../spec/errors.js";
 import type { TraceEvent } from "../spec/trace.js";
-import { oneOf, wholeNumber } from "./flag-parsers.js";
+import { oneOf, unitInterval, wholeNumber } from "./flag-parsers.js";
 import { addGlobalOptions, type GlobalOptions, openFerret } from "./options.js";
 
 interface EvalFlags extends GlobalOptions {
@@ -65,7 +65,12 @@ export function evalCommand(program: Command, setExit: (code: number) => void): 
       .option("--concurrency <n>", "questions in flight, 1..64", wholeNumber(1, 64), 1)
       .option("--out <dir>", "where to write results.jsonl, report.json, report.html")
       .option("--baseline <kind>", "also run a baseline in the same run: single-pass", oneOf(["single-pass"] as const))
-      .option("--thresholds <file>", "fail (exit 1) when a metric is below its threshold for this set"),
+      .option("--thresholds <file>", "fail (exit 1) when a metric is below its threshold for this set")
+      .option(
+        "--min-confidence <x>",
+        "refuse answers whose confidence is below x (0..1; offline engine)",
+        unitInterval,
+      ),
   ).action(async (setDir: string, flags: EvalFlags) => {
     const set = loadEvalSet(setDir);
     // The report folder is made first: a folder that cannot be written fails now, not after every question.

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "commander";
 import { describe, expect, it } from "vitest";
-import { collectWith, isoDate, kValue, oneOf, positiveNumber, wholeNumber } from "./flag-parsers.js";
+import { collectWith, isoDate, kValue, oneOf, positiveNumber, unitInterval, wholeNumber } from "./flag-parsers.js";
 
 describe("flag parsers", () => {
   it("reads whole numbers in range and refuses everything else", () => {
@@ -24,5 +24,13 @@ describe("flag parsers", () => {
     expect(oneOf(["a", "b"] as const)("b")).toBe("b");
     expect(() => oneOf(["a", "b"] as const)("c")).toThrow("It must be one of a, b.");
     expect(collectWith(kValue)("3", [1])).toEqual([1, 3]);
+  });
+
+  it("reads shares from 0 to 1 (--min-confidence)", () => {
+    expect(unitInterval("0")).toBe(0);
+    expect(unitInterval("0.45")).toBe(0.45);
+    expect(unitInterval("1")).toBe(1);
+    for (const bad of ["1.5", "-0.1", "", ".", "abc", "1e-1"])
+      expect(() => unitInterval(bad)).toThrow(InvalidArgumentError);
   });
 });

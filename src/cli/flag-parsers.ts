@@ -26,6 +26,13 @@ export function positiveNumber(value: string): number {
   return n;
 }
 
+/** A share from 0 to 1 (`--min-confidence 0.4`). */
+export function unitInterval(value: string): number {
+  const n = /^\s*\d{0,16}(\.\d{1,16})?\s*$/.test(value) && /\d/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError("It must be a number from 0 to 1.");
+  return n;
+}
+
 /** `--k`: passages to return, as the library allows. */
 export const kValue = wholeNumber(1, MAX_SEARCH_K);
 

@@ -19,6 +19,8 @@ export interface GlobalOptions {
   reranker?: string;
   retrieval?: "flat" | "hierarchical" | "auto";
   cache?: boolean;
+  /** Refuse offline answers below this confidence (`--min-confidence`, on ask and eval). */
+  minConfidence?: number;
 }
 
 export function addGlobalOptions(cmd: Command): Command {
@@ -117,6 +119,7 @@ function openWith(opts: GlobalOptions, db: string, env: NodeJS.ProcessEnv): Prom
     reranker: opts.reranker ?? env.FERRET_RERANKER,
     retrieval: opts.retrieval,
     cache: opts.cache !== false,
+    ...(opts.minConfidence !== undefined ? { minConfidence: opts.minConfidence } : {}),
     env,
   });
 }

@@ -26,6 +26,8 @@ const ratio = (name: string, from: keyof QuestionMetrics, better: "higher" | "lo
 export const METRICS: readonly MetricDef[] = [
   ratio("answer_correctness", "answer_correct"),
   ratio("refusal_accuracy", "refusal_accurate"),
+  ratio("false_refusal", "false_refusal", "lower"),
+  ratio("unanswerable_refused", "unanswerable_refused"),
   ratio("exact_match", "exact_match"),
   ratio("answer_f1", "answer_f1"),
   ratio("citation_precision", "citation_precision"),

@@ -1,8 +1,9 @@
 import { METRICS } from "./aggregate.js";
 import { FAILURE_STAGES } from "./attribution.js";
 import { formatDelta, formatValue } from "./format.js";
+import { calibrateThreshold, confidencePoints, riskCoverage, TARGET_REFUSAL_PRECISION } from "./risk-coverage.js";
 import type { EvalReport, QuestionResult } from "./run-eval.js";
-import { barChart, escapeXml as esc, histogram } from "./svg-charts.js";
+import { barChart, escapeXml as esc, histogram, lineChart } from "./svg-charts.js";
 import { traceLines } from "./trace-lines.js";
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
@@ -56,6 +57,24 @@ function typeSection(report: EvalReport): string {
   return `<h2>By question type</h2>${table}<div class="charts">${barChart({ title: "Per type", series, groups })}${histogram(
     { title: "Latency", values: report.results.map((r) => r.metrics.latency_ms), unit: "ms" },
   )}</div>`;
+}
+
+/** Risk–coverage: answers sorted by confidence, coverage against accuracy; and the calibrated threshold. */
+function riskSection(report: EvalReport): string {
+  const points = confidencePoints(report.results);
+  const curve = riskCoverage(points);
+  const cal = calibrateThreshold(points, TARGET_REFUSAL_PRECISION);
+  const note =
+    cal.threshold === null
+      ? `No confidence threshold reaches a refusal precision of ${cal.target}.`
+      : `Refusing answers below confidence ${cal.threshold} would refuse ${cal.refused}, ${Math.round((cal.precision ?? 0) * 100)}% of them to questions that expect a refusal (target ${Math.round(cal.target * 100)}%).`;
+  const chart = lineChart({
+    title: "Risk–coverage",
+    points: curve.map((p) => ({ x: p.coverage, y: p.accuracy })),
+    xLabel: "coverage (share answered)",
+    yLabel: "accuracy of answered",
+  });
+  return `<h2>Risk–coverage</h2><div class="charts" id="risk-coverage">${chart}</div><p>${esc(note)}</p>`;
 }
 
 function failureSection(report: EvalReport): string {
@@ -127,6 +146,7 @@ export function renderHtml(report: EvalReport): string {
 <p>${set.questions} of ${set.total} questions, tenant <code>${esc(set.tenant)}</code>, model <code>${esc(model)}</code>, ${esc(report.startedAt)} to ${esc(report.finishedAt)}${report.baseline ? ", with baseline" : ""}.</p>
 <h2>Headline</h2>${headlineTable(report)}
 ${typeSection(report)}
+${riskSection(report)}
 ${failureSection(report)}
 ${worstSection(report)}
 <h2>Questions</h2>

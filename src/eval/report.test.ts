@@ -40,6 +40,10 @@ describe("writeReport", () => {
     expect(json.baseline.aggregates.overall.n).toBe(6);
     expect(json.deltas.answer_correctness).toBeCloseTo(5 / 6 - 2 / 6);
     expect(json.questions[2]).toMatchObject({ id: "m-003", correct: false, failure: { stage: "retriever" } });
+    expect(json.aggregates.overall.metrics).toHaveProperty("false_refusal");
+    expect(json.aggregates.overall.metrics).toHaveProperty("unanswerable_refused");
+    expect(Array.isArray(json.risk_coverage)).toBe(true);
+    expect(json.refusal_calibration).toMatchObject({ target: 0.8 });
 
     const traces = readFileSync(files.traces, "utf8")
       .trim()
@@ -50,7 +54,9 @@ describe("writeReport", () => {
     const html = readFileSync(files.html, "utf8");
     expect(html).toContain('<table id="headline">');
     expect(html).toContain("<th>baseline</th><th>delta</th>");
-    expect(html.match(/<svg /g)).toHaveLength(2);
+    // Per type, latency, and the risk–coverage curve.
+    expect(html.match(/<svg /g)).toHaveLength(3);
+    expect(html).toContain('id="risk-coverage"');
     expect(html).toContain('<details id="q-m-003">');
     expect(html).toContain('href="#q-m-003"');
     expect(html).toContain("tool-call-end search ok");

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderHtml } from "./report-html.js";
+import { calibrateThreshold, confidencePoints, riskCoverage, TARGET_REFUSAL_PRECISION } from "./risk-coverage.js";
 import type { EvalReport, QuestionResult } from "./run-eval.js";
 
 export { formatHeadline } from "./headline.js";
@@ -36,6 +37,7 @@ function summary(report: EvalReport): unknown {
     status: r.answer?.status ?? "error",
     stopReason: r.answer?.stopReason ?? null,
     correct: r.metrics.answer_correct === 1,
+    confidence: r.metrics.confidence,
     failure: r.failure,
   });
   return {
@@ -45,6 +47,8 @@ function summary(report: EvalReport): unknown {
     finishedAt: report.finishedAt,
     aggregates: report.aggregates,
     ...(report.baseline ? { baseline: { aggregates: report.baseline.aggregates }, deltas: report.deltas } : {}),
+    risk_coverage: riskCoverage(confidencePoints(report.results)),
+    refusal_calibration: calibrateThreshold(confidencePoints(report.results), TARGET_REFUSAL_PRECISION),
     questions: report.results.map(compact),
   };
 }

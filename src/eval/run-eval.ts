@@ -67,6 +67,9 @@ function errorMetrics(q: EvalQuestion, latencyMs: number): QuestionMetrics {
   return {
     answer_correct: 0,
     refusal_accurate: 0,
+    false_refusal: null,
+    unanswerable_refused: null,
+    confidence: null,
     exact_match: 0,
     answer_f1: 0,
     citation_precision: null,

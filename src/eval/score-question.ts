@@ -20,6 +20,12 @@ export const RECALL_KS = [2, 5, 10] as const;
 export interface QuestionMetrics {
   answer_correct: number;
   refusal_accurate: number;
+  /** Refused although the question is answerable (null for questions that expect a refusal). */
+  false_refusal: number | null;
+  /** Refused a question that expects a refusal (null for answerable questions). */
+  unanswerable_refused: number | null;
+  /** The engine's confidence in a non-refused answer (null when refused or not given). */
+  confidence: number | null;
   exact_match: number;
   answer_f1: number;
   citation_precision: number | null;
@@ -60,6 +66,9 @@ export function scoreQuestion({ question: q, answer, events, sourceNames }: Scor
   return {
     answer_correct: answerCorrect(answer, q) ? 1 : 0,
     refusal_accurate: refusalAccurate(answer, q) ? 1 : 0,
+    false_refusal: q.expect_refusal ? null : answer.status === "refused" ? 1 : 0,
+    unanswerable_refused: q.expect_refusal ? (answer.status === "refused" ? 1 : 0) : null,
+    confidence: answer.status !== "refused" && typeof answer.confidence === "number" ? answer.confidence : null,
     exact_match: exactMatch(answer.text, q.answer),
     answer_f1: tokenF1(answer.text, q.answer),
     citation_precision: citationPrecision(answer, q),

@@ -94,3 +94,42 @@ export function histogram(options: { title: string; values: number[]; bins?: num
   parts.push("</svg>");
   return parts.join("");
 }
+
+/** A line through (x, y) points in 0..1 on both axes, with axis labels (the risk–coverage curve). */
+export function lineChart(options: {
+  title: string;
+  points: { x: number; y: number }[];
+  xLabel: string;
+  yLabel: string;
+}): string {
+  const { title, points } = options;
+  const width = 420;
+  const height = 260;
+  const left = 44;
+  const bottom = height - 40;
+  const top = 30;
+  const plotWidth = width - left - 16;
+  const plotHeight = bottom - top;
+  const px = (x: number) => (left + Math.max(0, Math.min(1, x)) * plotWidth).toFixed(1);
+  const py = (y: number) => (bottom - Math.max(0, Math.min(1, y)) * plotHeight).toFixed(1);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${escapeXml(title)}">`,
+    `<text x="0" y="16" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
+    `<line x1="${left}" y1="${bottom}" x2="${left + plotWidth}" y2="${bottom}" stroke="#444"/>`,
+    `<line x1="${left}" y1="${top}" x2="${left}" y2="${bottom}" stroke="#444"/>`,
+    `<text x="${left - 4}" y="${top + 4}" font-size="10" text-anchor="end">1</text>`,
+    `<text x="${left - 4}" y="${bottom}" font-size="10" text-anchor="end">0</text>`,
+    `<text x="${left + plotWidth}" y="${bottom + 14}" font-size="10" text-anchor="end">1</text>`,
+    `<text x="${left + plotWidth / 2}" y="${bottom + 28}" font-size="11" text-anchor="middle">${escapeXml(options.xLabel)}</text>`,
+    `<text x="12" y="${top + plotHeight / 2}" font-size="11" text-anchor="middle" transform="rotate(-90 12 ${top + plotHeight / 2})">${escapeXml(options.yLabel)}</text>`,
+  ];
+  if (points.length > 0) {
+    const path = points.map((p, i) => `${i === 0 ? "M" : "L"}${px(p.x)},${py(p.y)}`).join(" ");
+    parts.push(`<path d="${path}" fill="none" stroke="#4a7bd0" stroke-width="2"/>`);
+    for (const p of points) parts.push(`<circle cx="${px(p.x)}" cy="${py(p.y)}" r="2.5" fill="#4a7bd0"/>`);
+  } else {
+    parts.push(`<text x="${left + 8}" y="${top + 20}" font-size="11">no answer carried a confidence</text>`);
+  }
+  parts.push("</svg>");
+  return parts.join("");
+}

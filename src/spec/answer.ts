@@ -49,6 +49,8 @@ export interface Answer {
   stopReason: StopReason;
   /** Why it refused or what is missing, when status is not `answered`. */
   reason?: string;
+  /** 0..1: how well the cited evidence covers the question's constraints, when the engine calibrates refusal. */
+  confidence?: number;
   /** Claims whose citations failed the check. */
   unsupported?: string[];
   evidence: EvidenceItem[];

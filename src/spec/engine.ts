@@ -109,6 +109,8 @@ export interface DraftAnswer {
   claims: DraftClaim[];
   /** For a refusal or a partial answer: what was searched and what is missing. */
   reason?: string;
+  /** 0..1: how well the cited evidence covers the question (engines that calibrate refusal set it). */
+  confidence?: number;
 }
 
 export interface EngineContext {

@@ -57,3 +57,68 @@ describe("askedFor", () => {
     expect(askedFor("Who leads the team?")).toEqual([]);
   });
 });
+
+describe("analysis in four languages", () => {
+  it("reads the kind of answer in German, Chinese and Japanese", () => {
+    expect(answerTypeOf("Wer ist in Hamburg Gefahrgutbeauftragte?")).toBe("person");
+    expect(answerTypeOf("Wann beginnt die Nachtschicht?")).toBe("date");
+    expect(answerTypeOf("Wie viele Tage haben Kunden Zeit?")).toBe("duration");
+    expect(answerTypeOf("Wie viele Sendungen gingen nach Polen?")).toBe("number");
+    expect(answerTypeOf("Darf ein Fahrer zehn Stunden fahren?")).toBe("yesno");
+    expect(answerTypeOf("Was ist bei IR-03 passiert?")).toBe("fact");
+    expect(answerTypeOf("上海仓库的负责人是谁？")).toBe("person");
+    expect(answerTypeOf("索赔需要多久？")).toBe("duration");
+    expect(answerTypeOf("可以周日提货吗？")).toBe("yesno");
+    expect(answerTypeOf("入荷受付は何時からですか？")).toBe("date");
+    expect(answerTypeOf("危険物倉庫はどの棟ですか？")).toBe("entity");
+    expect(answerTypeOf("日曜日に集荷できますか？")).toBe("yesno");
+    expect(answerTypeOf("What's the forklift speed limit in the warehouse?")).toBe("number");
+  });
+
+  it("splits compound questions in German and Japanese, carrying the subject", () => {
+    const de = decompose("Wer ist in Hamburg Gefahrgutbeauftragte, und wer vertritt sie?");
+    expect(de.map((p) => p.text)).toEqual(["Wer ist in Hamburg Gefahrgutbeauftragte", "wer vertritt sie"]);
+    expect(de[1]!.query).toContain("Hamburg");
+    const ja = decompose("大阪の危険物倉庫はどの棟ですか？保管できる危険物の種類も教えてください。");
+    expect(ja).toHaveLength(2);
+    expect(ja[1]!.query).toContain("大阪");
+  });
+
+  it("does not split at a question mark followed by context words", () => {
+    expect(decompose("for the sea carrier? liability cap aerovia")).toHaveLength(1);
+  });
+
+  it("does not demand filler words, time words or grammar of the evidence", () => {
+    const [en] = decompose("How many hours ahead does a dangerous goods shipment have to be booked these days?");
+    expect(en!.terms).not.toContain("ahead");
+    expect(en!.terms).not.toContain("day");
+    expect(en!.terms).toContain("book");
+    const [major] = decompose("What were the major recent changes to the refund policy?");
+    expect(major!.terms).toEqual(expect.not.arrayContaining(["major", "recent", "chang"]));
+    const [ja] = decompose("大阪の危険物倉庫はどの棟ですか");
+    expect(ja!.terms).toContain("倉庫");
+    expect(ja!.terms.some((t) => /[\p{Script=Hiragana}]/u.test(t))).toBe(false);
+  });
+
+  it("keeps German capitalised nouns as terms, not as names the evidence must spell", () => {
+    const [part] = decompose("Wie viele Tage haben Kunden nach der Zustellung Zeit, einen Schaden zu melden?");
+    expect(part!.entities).toEqual([]);
+    expect(part!.terms).toContain("zustellung");
+  });
+
+  it("splits comparisons with German oder and Japanese どちら", () => {
+    expect(decompose("Welcher Hub ist größer, Hamburg oder Rotterdam?").map((p) => p.alternative)).toEqual([
+      "Hamburg",
+      "Rotterdam",
+    ]);
+    const ja = decompose("ハンブルクと大阪では、倉庫内のフォークリフト制限速度はどちらが低いですか？");
+    expect(ja.map((p) => p.alternative)).toEqual(["ハンブルク", "大阪"]);
+    expect(ja[0]!.comparative).toBe("min");
+  });
+
+  it("flags aggregation in German and Chinese", () => {
+    expect(decompose("Wie viele Sendungen gingen im Februar 2026 nach Frankreich?")[0]!.aggregation).toBe(true);
+    expect(decompose("二月一共发了多少票货？")[0]!.aggregation).toBe(true);
+    expect(decompose("Who approves a claim?")[0]!.aggregation).toBe(false);
+  });
+});

@@ -1,6 +1,32 @@
 import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
-import { queryTerms } from "../../text/tokenize.js";
+import { isCjk, queryTerms } from "../../text/tokenize.js";
+import {
+  AGGREGATION,
+  type AnswerKindCues,
+  type CueTable,
+  cueLangs,
+  DATE,
+  DURATION,
+  FILLER,
+  findCues,
+  hasCue,
+  JOINERS,
+  type Lang,
+  LESS,
+  languageOf,
+  leadsWith,
+  MEASURE,
+  MORE,
+  NUMBER,
+  PERSON,
+  PRESENT_TIME,
+  PRONOUNS,
+  WH,
+  WHICH,
+  withoutCues,
+  YESNO,
+} from "./question-cues.js";
 
 export type AnswerType = "person" | "date" | "number" | "duration" | "yesno" | "entity" | "fact";
 
@@ -23,107 +49,133 @@ export interface QuestionPart {
   comparative?: "max" | "min";
 }
 
-/** Question words that say what kind of answer is wanted but are not searched for. */
-const GENERIC = new Set(
-  (
-    "many much long which current currently normally roughly exactly approximately actually still kind kinds type " +
-    "name named called does did do mean means example"
-  ).split(" "),
-);
-
-const QUESTION_START =
-  "(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)";
-const WH = "(?:who|whom|whose|what|when|where|which|why|how)";
-// A new clause starts at "; ", at ", and"/" and" before a question word or auxiliary, or at a bare comma
-// before a question word (a comma before "have ..." is more often an apposition: "unresolved, i.e. have status").
-const SPLIT = new RegExp(
-  `\\s*(?:;\\s*(?=${QUESTION_START}\\b)|,\\s*(?:and|but)\\s+(?=${QUESTION_START}\\b)|\\s+(?:and|but)\\s+(?=${QUESTION_START}\\b)|,\\s*(?=${WH}\\b))`,
-  "i",
-);
-const PRONOUN = /\b(?:it|its|they|their|them|that|this|these|those|he|she|his|her|there)\b/i;
+/** Han characters that are grammar, not content, in Chinese ("的", "是", "吗"). */
+const ZH_FUNCTION = /[的了是在和吗呢么吧把被给对从向于与及或也都就还]/u;
+const HIRAGANA = /\p{Script=Hiragana}/u;
+/** An English relative clause ("the team that owns X"): the head is answered last. */
 const RELATIVE = /\s(?:that|which|whose|who|whom|where)\s/gi;
-const AGGREGATION =
-  /\b(?:how many|number of|count|total|average|mean|sum of|most|fewest|least|maximum|minimum|highest|lowest)\b/i;
+
+/** Cues that only say how a question is asked: blanked before its content terms are read. */
+const NOT_CONTENT: CueTable[] = [PRESENT_TIME, FILLER];
+/** Question-word cues of Chinese and Japanese: blanked too (Latin question words are stop words already). */
+const CJK_QUESTION: CueTable[] = [WH, YESNO.any, PERSON.any, DATE.any, DURATION.any, NUMBER.any, WHICH.any];
+
+function kindCue(q: string, cues: AnswerKindCues, lang: Lang): boolean {
+  return leadsWith(q, cues.lead, lang) || hasCue(q, cues.any, cueLangs(lang));
+}
+
+const WHAT_WHICH: CueTable = {
+  en: ["what", "which"],
+  de: ["was", "welche", "welcher", "welches", "welchen"],
+  zh: [],
+  ja: [],
+};
+
+/** Yes/no: a Latin question led by an auxiliary; a Chinese or Japanese one marked so, with no question word. */
+function isYesNo(q: string, lang: Lang): boolean {
+  if (lang === "en" || lang === "de") return leadsWith(q, YESNO.lead, lang);
+  return hasCue(q, YESNO.any, [lang]) && !hasCue(q, WH, [lang]);
+}
 
 export function answerTypeOf(question: string): AnswerType {
-  const q = question.trim().toLowerCase();
-  if (/^(?:who|whom|whose)\b/.test(q) || /\bwhich (?:person|engineer|people|manager|lead|director)\b/.test(q))
-    return "person";
-  if (/^when\b|\bwhat (?:date|day|year|time)\b|\bon what date\b|\bin what year\b/.test(q)) return "date";
-  if (/\bhow long\b|\bduration\b|\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\b/.test(q))
-    return "duration";
-  if (
-    /\bhow (?:many|much)\b|\bwhat (?:percentage|share|number|amount)\b|\bwhat is the (?:limit|timeout|size|maximum|minimum)\b/.test(
-      q,
-    )
-  )
-    return "number";
-  if (
-    new RegExp(`^${QUESTION_START}\\b`).test(q) &&
-    /^(?:is|are|was|were|does|do|did|can|could|has|have|had|will)\b/.test(q)
-  )
-    return "yesno";
-  if (
-    /^(?:what|which)\b[^?]*\b(?:limit|timeout|size|fee|price|cost|amount|percentage|share|number|minimum|maximum|window|latency|target|threshold|slo|rate)s?\b/.test(
-      q,
-    )
-  )
-    return "number";
-  if (/^which\b/.test(q)) return "entity";
+  const q = question.trim();
+  const lang = languageOf(q);
+  if (kindCue(q, PERSON, lang)) return "person";
+  if (kindCue(q, DATE, lang)) return "date";
+  if (kindCue(q, DURATION, lang)) return "duration";
+  if (kindCue(q, NUMBER, lang)) return "number";
+  if (isYesNo(q, lang)) return "yesno";
+  const asksWhat = lang === "zh" || lang === "ja" ? hasCue(q, WH, [lang]) : leadsWith(q, WHAT_WHICH, lang);
+  if (asksWhat && hasCue(q, MEASURE, cueLangs(lang))) return "number";
+  if (kindCue(q, WHICH, lang)) return "entity";
   return "fact";
 }
 
-function contentTerms(text: string): string[] {
-  return queryTerms(text)
-    .filter((t) => !GENERIC.has(t))
+/** A CJK bigram that spans grammar (a Japanese particle, a Chinese function character) names nothing. */
+function isContentTerm(term: string, lang: Lang): boolean {
+  if (!isCjk(term)) return true;
+  if (lang === "ja" || HIRAGANA.test(term)) return !HIRAGANA.test(term);
+  return !(term.length <= 2 && ZH_FUNCTION.test(term));
+}
+
+/** The folded terms the evidence must cover: no question words, no filler, no grammar bigrams. */
+export function contentTerms(text: string, lang: Lang = languageOf(text)): string[] {
+  const langs = cueLangs(lang);
+  let t = text;
+  for (const table of NOT_CONTENT) t = withoutCues(t, table, langs);
+  if (lang === "zh" || lang === "ja") for (const table of CJK_QUESTION) t = withoutCues(t, table, [lang]);
+  // Blanking reads whole words; a word with a clitic ("long's") is one word until the tokenizer splits it.
+  return queryTerms(t)
+    .filter((term) => isContentTerm(term, lang) && (isCjk(term) || !hasCue(term, FILLER, langs)))
     .map(fold);
 }
 
 function makePart(text: string, context = ""): QuestionPart {
-  const clean = text.trim().replace(/[?.!]+$/, "");
+  const clean = trimEnd(text.trim());
+  const lang = languageOf(clean);
   const query = context ? `${clean} ${context}` : clean;
   // A relative pronoun after the first word ("the team that owns X") chains lookups: X first, the head last.
   // "Jagdish Mali ... is father to which actress?" asks in place: there "which" is the question word. A
   // question that starts with its question word, or a "that"/"whose" clause, chains.
-  const leads = new RegExp(`^${QUESTION_START}\\b`, "i").test(clean);
-  const relative = [...` ${clean} `.matchAll(RELATIVE)].find(
-    (m) => m.index > 1 && (leads || /^\s(?:that|whose)\s$/i.test(m[0])),
-  );
+  const leads = leadsWith(clean, WH, "en") || leadsWith(clean, YESNO.lead, "en");
+  const relative =
+    lang === "en"
+      ? [...` ${clean} `.matchAll(RELATIVE)].find((m) => m.index > 1 && (leads || /^\s(?:that|whose)\s$/i.test(m[0])))
+      : undefined;
   const chain = relative !== undefined;
-  const head = relative ? contentTerms(clean.slice(0, relative.index)) : [];
+  const head = relative ? contentTerms(clean.slice(0, relative.index), lang) : [];
   return {
     text: clean,
     query,
-    terms: [...new Set(contentTerms(query))],
-    entities: extractEntities(query)
-      .filter((e) => e.type !== "name" || e.text.length > 2)
-      .map((e) => e.text),
+    terms: [...new Set(contentTerms(query, lang))],
+    entities: entitiesOf(query, lang),
     head,
     chain,
     answerType: answerTypeOf(clean),
-    aggregation: AGGREGATION.test(clean),
+    aggregation: hasCue(clean, AGGREGATION, cueLangs(lang)),
   };
 }
 
-const MORE = /\b(?:more|most|longer|longest|larger|largest|bigger|higher|highest|greater|later|heavier|faster)\b/i;
-const LESS = /\b(?:fewer|less|least|shorter|shortest|smaller|smallest|lower|lowest|earlier|lighter|slower)\b/i;
+/**
+ * Entity strings a part must find. German capitalises every noun, so there a capitalised phrase is not a
+ * name ("Zustellung Zeit"): only identifiers, paths, codes and quoted strings are kept; the words stay terms.
+ */
+export function entitiesOf(text: string, lang: Lang = languageOf(text)): string[] {
+  return extractEntities(text)
+    .filter((e) => (e.type === "name" ? lang !== "de" && e.text.length > 2 : true))
+    .map((e) => e.text);
+}
+
+/** The text without trailing question marks and full stops (a loop: no regex backtracking on long runs). */
+function trimEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && "?.!？。！".includes(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
+const OR: CueTable = { en: ["or"], de: ["oder"], zh: ["还是", "或者"], ja: ["または", "それとも"] };
+const BOTH: CueTable = {
+  en: ["both", "the same", "of the same", "from the same", "each"],
+  de: ["beide", "beides", "gleich", "gleichen", "dieselbe", "denselben", "dasselbe"],
+  zh: [],
+  ja: [],
+};
+/** Words between two compared names: "A and B", "A und B", "A和B", "AとB". */
+const AND: CueTable = { en: ["and"], de: ["und"], zh: ["和", "与", "跟"], ja: ["と"] };
+/** Which of two (Chinese, Japanese): "哪个", "どちら". */
+const WHICH_OF_TWO: CueTable = { en: [], de: [], zh: ["哪个", "哪一个", "谁"], ja: ["どちら", "どっち"] };
+
+/** Longest question the comparison patterns read (they split on cue positions; the bound keeps them cheap). */
+const MAX_COMPARISON = 400;
 
 /** "Which lasted longer, A or B?" and "Are A and B both C?" become one part per alternative. */
 function comparisonParts(question: string): QuestionPart[] | undefined {
-  const q = question.trim().replace(/[?.!]+$/, "");
-  const both =
-    /^(?:are|were|is|was|do|did|does|have|has)\s+(.+?)\s+and\s+(.+?)\s+(both|the same|of the same|from the same|each)\b\s*(.*)$/i.exec(
-      q,
-    );
-  if (both) {
-    const [, a, b, , attr] = both;
-    return [makePart(`${a} ${attr}`), makePart(`${b} ${attr}`)];
-  }
-  const alt = /^(.*?),\s*([^,]+?)\s+or\s+([^,]+?)(?:,\s*(.*))?$/i.exec(q);
-  if (alt) {
-    const [, attr, a, b, rest] = alt;
-    const attribute = `${attr} ${rest ?? ""}`.trim();
-    const comparative = MORE.test(attribute) ? "max" : LESS.test(attribute) ? "min" : undefined;
+  const q = trimEnd(question.trim());
+  if (q.length > MAX_COMPARISON) return undefined;
+  const lang = languageOf(q);
+  const langs = cueLangs(lang);
+  const sided = (attribute: string, a: string, b: string): QuestionPart[] => {
+    const comparative = hasCue(attribute, MORE, langs) ? "max" : hasCue(attribute, LESS, langs) ? "min" : undefined;
     const side = (x: string): QuestionPart => {
       const part = makePart(`${attribute} ${x}`);
       // A quantitative comparison wants a number from each side.
@@ -131,41 +183,149 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
         ? { ...part, alternative: x.trim(), comparative, answerType: "number" }
         : { ...part, alternative: x.trim() };
     };
-    return [side(a!), side(b!)];
+    return [side(a), side(b)];
+  };
+  if (lang === "zh" || lang === "ja") {
+    // "A和B，哪个更…" / "AとBでは、どちらが…": the names before the first separator, the attribute after.
+    const which = findCues(q, WHICH_OF_TWO, [lang])[0];
+    const and = findCues(q, AND, [lang]).find((h) => which && h.start > 0 && h.end < which.start);
+    if (!which || !and) return undefined;
+    const stop = /[，、,：:]|では|で/u.exec(q.slice(and.end));
+    const bEnd = stop ? and.end + stop.index : which.start;
+    const a = q.slice(0, and.start).trim();
+    const b = q.slice(and.end, bEnd).trim();
+    if (!a || !b || b.length > 40 || a.length > 40) return undefined;
+    return sided(q.slice(bEnd), a, b);
   }
-  return undefined;
+  if (leadsWith(q, YESNO.lead, lang)) {
+    const both = findCues(q, BOTH, langs)[0];
+    const and = both ? findCues(q.slice(0, both.start), AND, langs).at(-1) : undefined;
+    const first = latinWordEnd(q);
+    if (both && and && first < and.start) {
+      const a = q.slice(first, and.start).trim();
+      const b = q.slice(and.end, both.start).trim();
+      const attr = q.slice(both.end).trim();
+      if (a && b) return [makePart(`${a} ${attr}`), makePart(`${b} ${attr}`)];
+    }
+  }
+  // "<attribute>, A or B[, rest]": the last comma before "or" starts the alternatives.
+  const or = findCues(q, OR, langs).at(-1);
+  if (!or) return undefined;
+  const comma = q.lastIndexOf(",", or.start);
+  if (comma < 0) return undefined;
+  const after = q.indexOf(",", or.end);
+  const a = q.slice(comma + 1, or.start).trim();
+  const b = q.slice(or.end, after < 0 ? q.length : after).trim();
+  if (!a || !b || q.slice(comma + 1, or.start).includes(",")) return undefined;
+  const attribute = `${q.slice(0, comma)} ${after < 0 ? "" : q.slice(after + 1)}`.trim();
+  return sided(attribute, a, b);
+}
+
+/** Where the first word of a text ends. */
+function latinWordEnd(text: string): number {
+  const m = /^\s*\S+/.exec(text);
+  return m ? m[0].length : 0;
+}
+
+const SENTENCE_END = "?？。！!";
+const CLAUSE_COMMA = ",，、";
+
+/**
+ * Where a new question starts in a compound one: after "; " or a joiner ("and", "und", "还有") before a
+ * question word or auxiliary, after a bare comma before a question word (a comma before "have ..." is more
+ * often an apposition), and after a question mark or full stop with more text after it.
+ */
+function clauses(question: string, lang: Lang): string[] {
+  const text = question.trim();
+  const langs = cueLangs(lang);
+  const starts = new Set<number>();
+  const cuts: { cut: number; start: number }[] = [];
+  const latin = lang === "en" || lang === "de";
+  // A question mark or full stop inside the text ends a question when another one follows (a Latin one led
+  // by a question word or auxiliary; a Chinese or Japanese sentence), not before appended context words.
+  for (let i = 0; i < text.length - 1; i++) {
+    if (!SENTENCE_END.includes(text[i]!)) continue;
+    const rest = text.slice(i + 1).trim();
+    if (rest.length === 0) continue;
+    const next = latin ? leadsWith(rest, WH, lang) || leadsWith(rest, YESNO.lead, lang) : isCjk(rest.slice(0, 8));
+    if (next) cuts.push({ cut: i, start: i + 1 });
+  }
+  if (latin) {
+    const qStart = new Set([...findCues(text, WH, langs), ...findCues(text, YESNO.lead, langs)].map((h) => h.start));
+    const wh = new Set(findCues(text, WH, langs).map((h) => h.start));
+    const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
+    const joiners = new Set(findCues(text, JOINERS, langs).map((h) => h.start));
+    for (let i = 1; i < words.length; i++) {
+      const at = words[i]!.index;
+      const gap = text.slice(words[i - 1]!.index + words[i - 1]![0].length, at);
+      if (gap.includes(";") && qStart.has(at)) cuts.push({ cut: at, start: at });
+      else if (joiners.has(at) && i + 1 < words.length && qStart.has(words[i + 1]!.index) && !starts.has(at)) {
+        const cut = gap.includes(",") ? at - gap.length + gap.indexOf(",") : at;
+        cuts.push({ cut, start: words[i + 1]!.index });
+        starts.add(words[i + 1]!.index);
+      } else if (gap.includes(",") && wh.has(at) && !starts.has(at)) cuts.push({ cut: at, start: at });
+    }
+  } else {
+    for (const h of findCues(text, JOINERS, [lang])) {
+      if (h.start > 0 && CLAUSE_COMMA.includes(text[h.start - 1]!)) cuts.push({ cut: h.start - 1, start: h.end });
+    }
+  }
+  cuts.sort((a, b) => a.cut - b.cut);
+  const out: string[] = [];
+  let from = 0;
+  for (const { cut, start } of cuts) {
+    if (cut < from) continue;
+    out.push(text.slice(from, cut));
+    from = start;
+  }
+  out.push(text.slice(from));
+  return out.map((c) => trimEnd(c.trim()).replace(/^[,;，、\s]+|[,;，、\s]+$/gu, "")).filter((c) => c.length > 0);
 }
 
 /**
  * Splits a question into the lookups it needs: comparisons into one part per alternative, compound
  * questions ("X, who maintains it, and Y?") at clause boundaries that start a new question, with
- * pronouns in later parts resolved against the first part's entities (or its terms).
+ * pronouns in later parts resolved against the first part's entities (or its terms). Chinese and
+ * Japanese drop the pronoun altogether, so there a later clause always carries the first one's subject.
  */
 export function decompose(question: string): QuestionPart[] {
   const comparison = comparisonParts(question);
   if (comparison) return comparison;
-  const clauses = question
-    .split(SPLIT)
-    .map((c) => c.trim())
-    .filter((c) => queryTerms(c).length > 0);
-  if (clauses.length <= 1) return [makePart(question)];
-  const first = makePart(clauses[0]!);
-  const parts = [first];
-  for (const clause of clauses.slice(1)) {
-    const context = PRONOUN.test(clause) ? first.entities.join(" ") || first.text : "";
-    parts.push(makePart(clause, context));
+  const lang = languageOf(question);
+  const parts = clauses(question, lang).filter((c) => queryTerms(c).length > 0);
+  if (parts.length <= 1) return [makePart(question)];
+  const first = makePart(parts[0]!);
+  const out = [first];
+  for (const clause of parts.slice(1)) {
+    const refers = lang === "zh" || lang === "ja" || hasCue(clause, PRONOUNS, cueLangs(lang));
+    const context = refers ? first.entities.join(" ") || first.text : "";
+    out.push(makePart(clause, context));
   }
-  return parts;
+  return out;
 }
+
+const ASK_LEAD: CueTable = {
+  en: ["what", "which", "how many", "how much"],
+  de: ["was", "welche", "welcher", "welches", "welchen", "wie viele", "wie viel", "wieviel", "wieviele"],
+  zh: [],
+  ja: [],
+};
 
 /**
  * The words naming what a question asks for: "What weekly stipend does ..." -> ["weekly", "stipend"];
- * "How many engineers are ..." -> ["engineers"]. Empty when the question has no such phrase.
+ * "How many engineers are ..." -> ["engineers"]; "Wie viele Tage haben ..." -> ["tage"]. Empty when the
+ * question has no such phrase (or is not in a Latin-script language).
  */
 export function askedFor(question: string): string[] {
-  const m =
-    /^(?:what|which|how many|how much)\s+((?:[\p{L}\d-]+\s+){1,4}?)(?:does|do|did|is|are|was|were|can|could|will|would|has|have|had|should|must)\b/iu.exec(
-      question.trim(),
-    );
-  return m ? queryTerms(m[1]!).filter((t) => !GENERIC.has(t) && t.length > 2) : [];
+  const q = question.trim().slice(0, 300);
+  const lang = languageOf(q);
+  if (lang !== "en" && lang !== "de") return [];
+  const lead = findCues(q, ASK_LEAD, [lang])[0];
+  if (!lead || q.slice(0, lead.start).trim().length > 0) return [];
+  const aux = findCues(q, YESNO.lead, [lang]).find((h) => h.start > lead.end);
+  if (!aux) return [];
+  const between = q.slice(lead.end, aux.start).trim();
+  const count = between.split(/\s+/).filter(Boolean).length;
+  if (count < 1 || count > 4) return [];
+  return queryTerms(between).filter((t) => !hasCue(t, FILLER, [lang]) && t.length > 2);
 }

@@ -4,12 +4,15 @@ import { mentions } from "../../text/entities.js";
 import { coverage, termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
+import { constraintsOf, coverConstraints } from "./constraints.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { type OfflineSettings, thresholdAt } from "./settings.js";
 import { answeredBySql } from "./sql-steps.js";
 
 /** How many passages of each call count as that call's evidence when grading. */
 const TOP_PER_CALL = 3;
+/** Constraint kinds a part's evidence must hold to be sufficient: the period or version it asks about. */
+const PERIOD_KINDS = new Set(["year", "quarter", "version"]);
 /** Share of a chained question's head terms ("which Slack channel reaches the team") one passage must hold. */
 const HEAD_COVERAGE = 0.6;
 
@@ -62,8 +65,18 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
     ),
   );
   const confidence = found.reduce((best, p) => Math.max(best, p.score), 0);
+  // The period or version asked about ("2024", "Q2", "v2.4") must be in what was found: evidence about
+  // another one is a near miss, and naming the missing value lets the next search look for it.
+  const periods = constraintsOf(part.text).filter((c) => PERIOD_KINDS.has(c.kind));
+  // Of several asked ("between the 2025 and 2026 editions"), one found is enough to go on: the answer
+  // compares what it has, and the confidence says how much of the question it covers.
+  const missedPeriods = coverConstraints(periods, texts.join("\n")).missing;
+  const missingPeriods = [...new Set(periods.map((c) => c.kind))]
+    .filter((kind) => periods.filter((c) => c.kind === kind).every((c) => missedPeriods.includes(c)))
+    .flatMap((kind) => missedPeriods.filter((c) => c.kind === kind).map((c) => c.text));
   const missing = [
     ...missingEntities,
+    ...missingPeriods,
     ...missingTerms,
     ...(headOk ? [] : part.head.filter((t) => !missingTerms.includes(t))),
   ];
@@ -73,7 +86,13 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
     coverage: Math.round(cov * 1000) / 1000,
     confidence,
     missing,
-    sufficient: found.length > 0 && missingEntities.length === 0 && cov >= threshold && headOk && typeOk,
+    sufficient:
+      found.length > 0 &&
+      missingEntities.length === 0 &&
+      missingPeriods.length === 0 &&
+      cov >= threshold &&
+      headOk &&
+      typeOk,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { AgentEngineV1, AgentState, EngineContext, Preset } from "../../spec/engine.js";
 import { askedFor, decompose, type QuestionPart } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
+import { calibrate } from "./confidence.js";
 import { gradeParts } from "./grade.js";
 import { planCalls } from "./plan.js";
 import { rewriteFollowUp } from "./rewrite.js";
@@ -9,7 +10,7 @@ import { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
 
 export { extractEntities, mentions } from "../../text/entities.js";
 export { decompose, type QuestionPart } from "./analyze.js";
-export { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
+export { OFFLINE_PRESETS, type OfflineSettings, type RefusalSettings } from "./settings.js";
 
 /**
  * Per part, the words naming what it asks for that nothing the principal may read contains ("What weekly
@@ -33,6 +34,8 @@ async function unknownTerms(parts: QuestionPart[], ctx: EngineContext): Promise<
 export interface OfflineEngineOptions {
   /** Override preset settings (applied over the run's preset). */
   settings?: Partial<OfflineSettings>;
+  /** Refuse answers below this confidence (0..1), over the preset's calibrated threshold. */
+  minConfidence?: number;
 }
 
 /**
@@ -41,7 +44,12 @@ export interface OfflineEngineOptions {
  * output is always labelled `offline`.
  */
 export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEngineV1 {
-  const settingsFor = (preset: Preset): OfflineSettings => ({ ...OFFLINE_PRESETS[preset], ...options.settings });
+  const settingsFor = (preset: Preset): OfflineSettings => {
+    const base = { ...OFFLINE_PRESETS[preset], ...options.settings };
+    return options.minConfidence === undefined
+      ? base
+      : { ...base, refusal: { ...base.refusal, minConfidence: options.minConfidence } };
+  };
   const partsOf = (state: AgentState) => decompose(state.standaloneQuestion);
   return {
     specificationVersion: "v1",
@@ -56,7 +64,9 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
     },
     async answer(state, ctx) {
       const parts = partsOf(state);
-      return answerFromEvidence(state, parts, settingsFor(state.preset), await unknownTerms(parts, ctx));
+      const settings = settingsFor(state.preset);
+      const draft = answerFromEvidence(state, parts, settings, await unknownTerms(parts, ctx));
+      return calibrate(state, parts, draft, settings.refusal);
     },
   };
 }

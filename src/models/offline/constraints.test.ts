@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { constraintsOf, coverConstraints } from "./constraints.js";
+
+const kinds = (q: string) => constraintsOf(q).map((c) => `${c.kind}:${c.value}`);
+
+describe("constraintsOf", () => {
+  it("reads years, quarters, months, versions, identifiers, names and numbers", () => {
+    expect(kinds("What booking lead time did the 2024 dangerous goods rules require?")).toEqual(["year:2024"]);
+    expect(kinds("Did Aerovia or Tidewater carry more total weight in Q1 2026?")).toEqual(
+      expect.arrayContaining(["year:2026", "quarter:Q1", "name:aerovia", "name:tidewater"]),
+    );
+    expect(kinds("How many shipments were booked in April 2026?")).toEqual(["year:2026", "month:M4"]);
+    expect(kinds("How did the batch limit change in Connect v2.4?")).toContain("version:v2.4");
+    expect(kinds("What happened in IR-09?")).toEqual(["identifier:ir-09"]);
+    expect(kinds("Can drivers use the 10-hour extension?")).toEqual(["number:10"]);
+  });
+
+  it("reads quarters and months in German, Chinese and Japanese", () => {
+    expect(kinds("Wie viele Sendungen im 2. Quartal 2025?")).toEqual(["year:2025", "quarter:Q2"]);
+    expect(kinds("2025年第三季度的发货量")).toEqual(expect.arrayContaining(["year:2025", "quarter:Q3"]));
+    expect(kinds("2026年3月の出荷件数")).toEqual(expect.arrayContaining(["year:2026", "month:M3"]));
+  });
+
+  it("does not read a path segment as a version, nor German nouns as names", () => {
+    expect(kinds("What is the timeout of POST /v2/refunds?")).toContain("identifier:/v2/refunds");
+    expect(kinds("What is the timeout of POST /v2/refunds?").some((k) => k.startsWith("version"))).toBe(false);
+    expect(kinds("Wie viele Tage haben Kunden nach der Zustellung Zeit?")).toEqual([]);
+  });
+
+  it("reads Latin names and the qualified place in Chinese and Japanese questions", () => {
+    expect(kinds("Tidewaterの40フィートコンテナの運賃はいくらですか")).toEqual(
+      expect.arrayContaining(["name:tidewater", "number:40"]),
+    );
+    expect(kinds("名古屋倉庫の入荷受付時間は何時からですか")).toContain("name:名古屋倉庫");
+  });
+});
+
+describe("coverConstraints", () => {
+  it("covers what the evidence states, and nothing when there is nothing to cover", () => {
+    const c = constraintsOf("What was Aerovia's on-time rate in Q1 2026?");
+    expect(coverConstraints(c, "Aerovia Cargo | Q1 2026 on-time: 96.0%").share).toBe(1);
+    expect(coverConstraints([], "anything").share).toBe(1);
+  });
+
+  it("counts a quarter as covered by a date in it", () => {
+    const c = constraintsOf("How many shipments in Q2?");
+    expect(coverConstraints(c, "KF-1 booked_on 2026-05-03").share).toBe(1);
+    expect(coverConstraints(c, "KF-1 booked_on 2026-01-03").share).toBe(0);
+  });
+
+  it("reports a near miss: evidence about another year or version than asked", () => {
+    const c = constraintsOf("What booking lead time did the 2024 dangerous goods rules require?");
+    const cov = coverConstraints(c, "This edition (2026) replaces the 2025 edition. Book 72 hours ahead.");
+    expect(cov.share).toBe(0);
+    expect(cov.nearMiss).toEqual([{ constraint: c[0], found: ["2025", "2026"] }]);
+    const v = coverConstraints(constraintsOf("What changed in v2.4?"), "Changes in v2.3: batch limit 500.");
+    expect(v.nearMiss.map((m) => m.found)).toEqual([["v2.3"]]);
+  });
+
+  it("is no near miss when one of two asked values is found, or when no other value is", () => {
+    const two = constraintsOf("What did v1 allow, and what does v2 allow?");
+    expect(coverConstraints(two, "In v1 the limit was 100.").nearMiss).toEqual([]);
+    const none = coverConstraints(constraintsOf("the 2024 rules"), "Book 72 hours ahead.");
+    expect(none.nearMiss).toEqual([]);
+    expect(none.missing.map((m) => m.value)).toEqual(["2024"]);
+  });
+
+  it("gives partial credit for part of a name", () => {
+    const c = constraintsOf("What is the cap for Aerovia Cargo Lines?");
+    const share = coverConstraints(c, "Aerovia: 26 SDR per kg").share;
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(1);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { EvidenceItem } from "../../spec/answer.js";
+import type { AgentState } from "../../spec/engine.js";
+import { passageKey } from "../../spec/passage.js";
+import { decompose } from "./analyze.js";
+import { gradePart } from "./grade.js";
+
+function stateFound(question: string, texts: string[]): AgentState {
+  const evidence: EvidenceItem[] = texts.map((text, i) => ({
+    id: `doc${i}.md::0`,
+    docId: `doc${i}.md`,
+    source: "docs",
+    title: `Document ${i}`,
+    text,
+    score: 0.6,
+    step: 1,
+    callId: "c1",
+  }));
+  return {
+    runId: "r",
+    question,
+    standaloneQuestion: question,
+    history: [],
+    sources: [],
+    tools: [],
+    step: 1,
+    maxSteps: 4,
+    preset: "balanced",
+    evidence,
+    calls: [
+      {
+        call: { callId: "c1", tool: "search", args: { query: question }, subQuestion: 0 },
+        step: 1,
+        status: "ok",
+        passageKeys: evidence.map(passageKey),
+      },
+    ],
+    subQuestions: [],
+    forceAnswer: false,
+  };
+}
+
+describe("gradePart", () => {
+  it("does not demand filler words of the evidence", () => {
+    const q = "How many hours ahead must a dangerous goods shipment be booked these days?";
+    const [part] = decompose(q);
+    const g = gradePart(
+      stateFound(q, ["Dangerous goods shipments must be booked at least 72 hours before pickup."]),
+      part!,
+      0,
+      0.8,
+    );
+    expect(g.missing).toEqual([]);
+    expect(g.sufficient).toBe(true);
+  });
+
+  it("is not sufficient when the evidence is about another year than asked, and names the year", () => {
+    const q = "What booking lead time did the 2024 dangerous goods rules require?";
+    const [part] = decompose(q);
+    const other = gradePart(
+      stateFound(q, ["The 2025 dangerous goods rules require booking 72 hours ahead; lead time is 72 hours."]),
+      part!,
+      0,
+      0.5,
+    );
+    expect(other.sufficient).toBe(false);
+    expect(other.missing).toContain("2024");
+    const same = gradePart(
+      stateFound(q, ["The 2024 dangerous goods rules require booking 48 hours ahead; lead time is 48 hours."]),
+      part!,
+      0,
+      0.5,
+    );
+    expect(same.missing).not.toContain("2024");
+  });
+
+  it("goes on with one of several asked periods found", () => {
+    const q = "How did the refund limit change between the 2025 and 2026 editions?";
+    const [part] = decompose(q);
+    const g = gradePart(stateFound(q, ["Refund limit (2025 edition): 15 per second."]), part!, 0, 0.5);
+    expect(g.sufficient).toBe(true);
+    const none = gradePart(stateFound(q, ["Refund limit (2024 edition): 15 per second."]), part!, 0, 0.5);
+    expect(none.missing).toEqual(expect.arrayContaining(["2025", "2026"]));
+    expect(none.sufficient).toBe(false);
+  });
+});
