@@ -8,7 +8,7 @@ import { hasAnswerType } from "./answer-types.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
-import { sqlClaim } from "./sql-steps.js";
+import { sqlClaim, sqlCovers, sqlUnmapped } from "./sql-steps.js";
 
 interface Candidate {
   n: number;
@@ -210,9 +210,13 @@ export function answerFromEvidence(
   const seen = new Set<string>();
   const sides: Side[] = [];
   for (const [index, part] of parts.entries()) {
+    if (sqlCovers(state, index)) continue;
     const computed = sqlClaim(state, part, index);
     if (computed && computed.citations.length > 0) {
       claims.push(computed);
+      const unmapped = sqlUnmapped(state, part, index);
+      if (unmapped.length > 0)
+        unsupported.push(`${part.text} (no column or value of the table matches: ${unmapped.join(", ")})`);
       continue;
     }
     const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);

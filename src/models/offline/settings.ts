@@ -16,6 +16,21 @@ export interface OfflineSettings {
   bridgesPerHop: number;
   /** Share of a part's terms the chosen answer sentences must cover, or the part is unsupported. */
   minAnswerCoverage: number;
+  /** Questions answered from a table by SQL. */
+  sql: SqlSettings;
+}
+
+export interface SqlSettings {
+  /**
+   * Text columns with at most this many distinct values have all of them read (one traced SELECT DISTINCT
+   * probe), so a question's words can be matched against every value, not only the most frequent.
+   */
+  maxProbeValues: number;
+  /**
+   * Question words no column, value, date or cue accounts for that a SQL answer may still leave out; the
+   * answer is then partial and names them. More than this and the question is not answered from the table.
+   */
+  maxUnmapped: number;
 }
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
@@ -29,6 +44,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.9,
     bridgesPerHop: 1,
     minAnswerCoverage: 0.5,
+    sql: { maxProbeValues: 60, maxUnmapped: 0 },
   },
   balanced: {
     threshold: 0.8,
@@ -40,6 +56,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.8,
     bridgesPerHop: 1,
     minAnswerCoverage: 0.34,
+    sql: { maxProbeValues: 60, maxUnmapped: 1 },
   },
   thorough: {
     threshold: 0.85,
@@ -51,6 +68,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.6,
     bridgesPerHop: 2,
     minAnswerCoverage: 0.3,
+    sql: { maxProbeValues: 100, maxUnmapped: 1 },
   },
 };
 

@@ -14,6 +14,17 @@ export function onlyYear(columns: readonly ColumnProfile[]): number | undefined 
   return years.size === 1 && year !== undefined && /^\d{4}$/.test(year) ? Number(year) : undefined;
 }
 
+/** The latest date in any date column (the `max` describe_table read): relative windows count back from it. */
+export function latestDate(columns: readonly ColumnProfile[]): string | undefined {
+  let latest: string | undefined;
+  for (const column of columns) {
+    if (column.dateLike && typeof column.max === "string" && (latest === undefined || column.max > latest)) {
+      latest = column.max;
+    }
+  }
+  return latest;
+}
+
 export interface DateConditions {
   conditions: SqlCondition[];
   /** Columns a range was put on. */
@@ -28,7 +39,7 @@ export interface DateConditions {
  */
 export function dateConditions(scan: Scan, verbs: readonly VerbHit[]): DateConditions | undefined {
   const dateColumns = scan.columns.filter((c) => c.dateLike);
-  const ranges = findDateRanges(scan.text, { defaultYear: onlyYear(scan.columns) });
+  const ranges = findDateRanges(scan.text, { defaultYear: onlyYear(scan.columns), latest: latestDate(scan.columns) });
   const out: DateConditions = { conditions: [], columns: new Set(), used: [] };
   if (ranges.length === 0) return out;
   const fallback = dateColumns[0];
