@@ -39,7 +39,18 @@ export const AGGREGATE_CUES: Record<AggregateCue, readonly string[]> = {
     "合計",
     "総額",
   ],
-  avg: ["average", "mean", "avg", "durchschnitt", "durchschnittlich", "durchschnittliche", "平均"],
+  avg: [
+    "average",
+    "mean",
+    "avg",
+    "durchschnitt",
+    "durchschnittlich",
+    "durchschnittliche",
+    "durchschnittlichen",
+    "durchschnittlicher",
+    "durchschnittliches",
+    "平均",
+  ],
   max: [
     "most recent",
     "most",
@@ -233,6 +244,14 @@ export const FILLER_WORDS: readonly string[] = [
 
 /** CJK particles and question endings, dropped before the leftover check. */
 export const CJK_FILLER: readonly string[] = [
+  // direction ("bound for", "sent to"), like English "to" and "from"
+  "向け",
+  "行き",
+  "宛て",
+  "への",
+  "寄往",
+  "发往",
+  "运往",
   "ですか",
   "でしたか",
   "ますか",
@@ -281,6 +300,7 @@ export const NOUN_SYNONYMS: readonly (readonly string[])[] = [
     "发货",
     "运单",
   ],
+  ["parcel", "parcels", "package", "packages", "paket", "pakete", "päckchen", "荷物", "小包", "包裹"],
   ["order", "orders", "bestellung", "bestellungen", "auftrag", "aufträge", "注文", "受注", "订单"],
   ["ticket", "tickets", "チケット", "工单"],
   ["customer", "customers", "kunde", "kunden", "顧客", "客户"],
