@@ -4,7 +4,15 @@ import type { ToolCallRequest } from "../../spec/trace.js";
 import { decompose, type QuestionPart } from "./analyze.js";
 import { callsForPart, passagesOf, unitsOf } from "./evidence-view.js";
 import { OFFLINE_PRESETS, type SqlSettings } from "./settings.js";
-import { answerFromRows, asksAggregate, distinctProbeSql, planSql, type SqlPlan, speaksOfTable } from "./sql/index.js";
+import {
+  answerFromRows,
+  asksAggregate,
+  distinctProbeSql,
+  planSql,
+  type SqlPlan,
+  speaksOfTable,
+  startsAsQuestion,
+} from "./sql/index.js";
 
 const DEFAULT_SQL: SqlSettings = OFFLINE_PRESETS.balanced.sql;
 
@@ -33,13 +41,24 @@ function namesTable(question: string, table: SqlTable): boolean {
 }
 
 /**
- * The whole question when the analysis split it into parts: SQL reads it whole, since a split loses conditions
- * ("status open or in_progress" becomes two questions; "Of the tickets created in January, how many ..." loses
- * the month). Part 0 carries the SQL; the other parts are covered by it.
+ * The whole question when the analysis split it into parts that all lean on one computation: SQL reads it whole,
+ * since a split loses conditions ("status open or in_progress" becomes two questions; "Of the tickets created in
+ * January, how many ..." loses the month). Part 0 carries the SQL; the other parts are covered by it. A part that
+ * is a question of its own about something else ("How long does X take, and how many Y ...") keeps the split.
  */
 function wholeQuestion(state: AgentState): string | undefined {
-  if (decompose(state.standaloneQuestion).length < 2) return undefined;
-  return state.standaloneQuestion.trim().replace(/[?.!]+$/, "");
+  const parts = decompose(state.standaloneQuestion);
+  if (parts.length < 2 || !parts.every(leansOnComputation)) return undefined;
+  const whole = state.standaloneQuestion.trim().replace(/[?.!]+$/, "");
+  return asksTable(state, whole) ? whole : undefined;
+}
+
+/**
+ * A part that asks for a computation itself, is a fragment without a question word of its own ("From Gdańsk",
+ * "On average", "Of the tickets created in January"), or has no content but pronouns ("how much was it").
+ */
+function leansOnComputation(part: QuestionPart): boolean {
+  return asksAggregate(part.text) || !startsAsQuestion(part.text) || part.terms.length === 0;
 }
 
 /** Does the question ask for a computation over one of the run's tables? */
@@ -55,14 +74,14 @@ export function sqlCovers(state: AgentState, index: number, settings?: SqlSettin
   const whole = wholeQuestion(state);
   if (index === 0 || whole === undefined) return false;
   const first = callsForPart(state, 0);
-  if (!first.some((r) => r.call.tool === "describe_table")) return asksTable(state, whole);
+  if (!first.some((r) => r.call.tool === "describe_table")) return true;
   return stateAt(state, 0, undefined, settings)?.whole === true;
 }
 
 /** The table lookups of an aggregation part: describe the table it speaks of (the planner turns that into SQL). */
 export function describeCalls(state: AgentState, part: QuestionPart, index: number, ranked: string[]): Call[] {
   const whole = index === 0 ? wholeQuestion(state) : undefined;
-  const text = whole !== undefined && asksTable(state, whole) ? whole : part.text;
+  const text = whole ?? part.text;
   if (!part.aggregation && !asksAggregate(text)) return [];
   const tables = tablesOf(state).filter((t) => namesTable(text, t));
   const table = ranked.map((name) => tables.find((t) => t.name === name)).find(Boolean);

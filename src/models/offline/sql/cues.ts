@@ -336,3 +336,19 @@ export function synonymsOf(word: string): readonly string[] {
   const group = NOUN_SYNONYMS.find((g) => g.includes(word));
   return group ? group.filter((w) => w !== word) : [];
 }
+
+/** Words a question (or a clause asking one) starts with, English and German, lower case. */
+export const QUESTION_STARTS: readonly string[] = [
+  ..."who whom whose what when where which why how is are was were does do did can could has have had will would should".split(
+    " ",
+  ),
+  ..."wer wen wem wessen was wann wo woher wohin welche welcher welches welchen warum wieso wie ist sind war waren hat haben gibt gab kann können".split(
+    " ",
+  ),
+];
+
+/** Does the text start with a question word? (CJK questions mark the question at the end, and are not split.) */
+export function startsAsQuestion(text: string): boolean {
+  const first = /^\s*([\p{L}]+)/u.exec(text.normalize("NFKC").toLowerCase())?.[1];
+  return first !== undefined && QUESTION_STARTS.includes(first);
+}

@@ -31,6 +31,8 @@ export interface DateConditions {
   columns: Set<string>;
   /** Verb hits used to choose a column (accounted for). */
   used: VerbHit[];
+  /** A range lies wholly outside its column's dates (from `describe_table`'s min and max). */
+  outside?: boolean;
 }
 
 /**
@@ -58,6 +60,14 @@ export function dateConditions(scan: Scan, verbs: readonly VerbHit[]): DateCondi
     if (!out.conditions.some((c) => c.sql === sql))
       out.conditions.push({ sql, label: describeRange(column.name, range) });
     out.columns.add(column.name);
+    const min = typeof column.min === "string" ? column.min.slice(0, 10) : undefined;
+    const max = typeof column.max === "string" ? column.max.slice(0, 10) : undefined;
+    if (
+      (range.end !== undefined && min !== undefined && range.end <= min) ||
+      (range.start !== undefined && max !== undefined && range.start > max)
+    ) {
+      out.outside = true;
+    }
   }
   for (const verb of out.used) scan.mask.take(verb.from, verb.to);
   return out;

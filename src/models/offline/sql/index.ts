@@ -1,4 +1,5 @@
 export { type AnswerFromRowsOptions, answerFromRows } from "./answer-rows.js";
+export { startsAsQuestion } from "./cues.js";
 export { type DateRange, describeRange, findDateRanges } from "./dates.js";
 export { asksAggregate } from "./intent.js";
 export { planSql, speaksOfTable } from "./plan-sql.js";

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { startsAsQuestion } from "./cues.js";
 import { sqliteDialect } from "./dialect.js";
 import { asksAggregate } from "./intent.js";
 import { planSql, speaksOfTable } from "./plan-sql.js";
@@ -141,8 +142,9 @@ describe("value normalisation", () => {
     expect(ids("東京からの荷物は何件？")).toEqual(["P-03", "P-06", "P-10"]);
     expect(ids("How many parcels went to IT?")).toEqual(["P-02", "P-07"]);
     // "it" is a pronoun, not Italy's code.
-    const p = plan("Which parcel had the highest value, and how heavy was it?", { maxUnmapped: 1 });
-    expect(p.sql).not.toContain("dest_country");
+    const p = plan("How many parcels went to Germany, and was it cheap?", { maxUnmapped: 1 });
+    expect(p.sql).not.toContain("'IT'");
+    expect(p.unmapped).toEqual(["cheap"]);
   });
 
   it("matches a multi-word value by a word only it has, and plurals of one-word values", () => {
@@ -220,6 +222,21 @@ describe("what is not mapped is said, not guessed", () => {
   });
 });
 
+describe("names and dates the data does not hold are not left out", () => {
+  it("gives up on an unmatched place or capitalised name, and on a range outside the data's dates", () => {
+    const none = (question: string) =>
+      planSql({ question, table: TABLE, describe: DESCRIBE, distinct: PROBE, maxUnmapped: 1 });
+    expect(none("How many parcels went to Australia?")).toBeUndefined();
+    expect(none("How many Acme parcels went to Italy?")).toBeUndefined();
+    expect(none("How many parcels were sent in 2024?")).toBeUndefined();
+    expect(none("How many parcels were sent in 2025?")).toBeDefined();
+    // A word left out needs conditions that were named, and is never a time unit (a rate).
+    expect(none("How many parcels are stuck?")).toBeUndefined();
+    expect(none("How many parcels to Italy are stuck?")?.unmapped).toEqual(["stuck"]);
+    expect(none("How many parcels a week go to Italy?")).toBeUndefined();
+  });
+});
+
 describe("speaksOfTable", () => {
   it("hears the table in its rows' name and synonyms, its columns, date verbs and listed place codes", () => {
     expect(speaksOfTable("How many parcels went to Italy?", TABLE)).toBe(true);
@@ -236,5 +253,15 @@ describe("sqliteDialect", () => {
     expect(sqliteDialect.equalsIgnoreCase("c", "'x'")).toBe(`"c" = 'x' COLLATE NOCASE`);
     expect(sqliteDialect.datePrefix("d", 7)).toBe('substr("d", 1, 7)');
     expect(plan("What is the average time to deliver a parcel?").sql).toContain("julianday");
+  });
+});
+
+describe("startsAsQuestion", () => {
+  it("tells a clause asking its own question from a fragment of a split one", () => {
+    expect(startsAsQuestion("How long does a refund take")).toBe(true);
+    expect(startsAsQuestion("Wie lange dauert es")).toBe(true);
+    expect(startsAsQuestion("From Munich")).toBe(false);
+    expect(startsAsQuestion("Of the parcels sent in May")).toBe(false);
+    expect(startsAsQuestion("On average")).toBe(false);
   });
 });

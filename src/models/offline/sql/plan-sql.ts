@@ -70,6 +70,25 @@ function unmappedWords(scan: Scan, known: ReadonlySet<string>): string[] {
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 
+const TIME_UNITS = new Set(
+  "hour hours day days daily week weeks weekly month months monthly year years yearly annually tag tage woche wochen monat monate jahr jahre".split(
+    " ",
+  ),
+);
+
+/** A word that names a thing: a known place, a word with digits, or one written capitalised inside the sentence. */
+function namesSomething(word: string, original: string): boolean {
+  if (placeAliases(word).codes.length > 0 || /\d/.test(word) || /\p{Script=Han}|\p{Script=Katakana}/u.test(word)) {
+    return true;
+  }
+  const lower = original.toLowerCase();
+  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+    const inside = /\p{L}.*\s$/su.test(original.slice(0, at));
+    if (inside && /^\p{Lu}/u.test(original.slice(at, at + 1))) return true;
+  }
+  return false;
+}
+
 /**
  * Turns an aggregation question about one table into SQL: counts, sums, averages, minima and maxima, shares,
  * breakdowns, rankings and "which X had the most", filtered by the column values, dates and numbers it names.
@@ -141,6 +160,14 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
   ]);
   const unmapped = unmappedWords(scan, known);
   if (unmapped.length > (options.maxUnmapped ?? 0)) return undefined;
+  // A name the data does not hold (`Australia`, `Yokohama`, `DHL`) is a condition that matches nothing known:
+  // never left out.
+  if (unmapped.some((w) => namesSomething(w, scan.original))) return undefined;
+  // A word left out is tolerable only beside conditions the question did name, and never a time unit (`a week`
+  // asks for a rate the table does not hold).
+  if (unmapped.length > 0 && (conditions.length === 0 || unmapped.some((w) => TIME_UNITS.has(w)))) return undefined;
+  // A date range wholly outside the data (`in 2025` over a 2026 log) is not a zero: the data does not cover it.
+  if (dates.outside) return undefined;
 
   const plan = buildPlan({ table: options.table, noun: nouns[0]!, conditions, intent, grouping, measure, distinct });
   if (plan && unmapped.length > 0) plan.unmapped = unmapped;
