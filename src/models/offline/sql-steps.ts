@@ -1,6 +1,7 @@
 import type { AgentState, CallRecord, DraftClaim } from "../../spec/engine.js";
 import type { TableSchema } from "../../spec/source.js";
 import type { ToolCallRequest } from "../../spec/trace.js";
+import { queryTerms } from "../../text/tokenize.js";
 import { decompose, type QuestionPart } from "./analyze.js";
 import { callsForPart, passagesOf, unitsOf } from "./evidence-view.js";
 import { OFFLINE_PRESETS, type SqlSettings } from "./settings.js";
@@ -58,8 +59,15 @@ function wholeQuestion(state: AgentState): string | undefined {
  * "On average", "Of the tickets created in January"), or has no content but pronouns ("how much was it").
  */
 function leansOnComputation(part: QuestionPart): boolean {
-  return asksAggregate(part.text) || !startsAsQuestion(part.text) || part.terms.length === 0;
+  return asksAggregate(part.text) || !startsAsQuestion(part.text) || ownTerms(part.text).length === 0;
 }
+
+/** Content words a clause has of its own (`how much was it`: none). */
+function ownTerms(text: string): string[] {
+  return queryTerms(text).filter((t) => !QUESTION_FILLER.has(t));
+}
+
+const QUESTION_FILLER = new Set("much many long which what who how it its they them that this those these".split(" "));
 
 /** Does the question ask for a computation over one of the run's tables? */
 function asksTable(state: AgentState, question: string): boolean {
