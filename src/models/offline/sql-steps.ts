@@ -9,7 +9,7 @@ import {
   answerFromRows,
   asksAggregate,
   distinctProbeSql,
-  planSql,
+  mapQuestion,
   type SqlPlan,
   speaksOfTable,
   startsAsQuestion,
@@ -100,6 +100,8 @@ interface SqlState {
   table: SqlTable;
   /** The plan read the whole question (not only this part). */
   whole?: boolean;
+  /** Why the question could not be planned over the table. */
+  reason?: string;
   /** The distinct-values probe still to run (its SQL), when a column's values were only sampled. */
   probe?: string;
   plan?: SqlPlan;
@@ -139,8 +141,8 @@ function stateAt(
   const whole = index === 0 ? wholeQuestion(state) : undefined;
   const text = partText ?? decompose(state.standaloneQuestion)[index]?.text ?? "";
   const questions = whole !== undefined ? [whole, text] : [text];
-  const plans = questions.map((question) =>
-    planSql({
+  const mappings = questions.map((question) =>
+    mapQuestion({
       question,
       table: { ...table.schema, description: table.description },
       describe: described.rows,
@@ -148,9 +150,9 @@ function stateAt(
       maxUnmapped: settings.maxUnmapped,
     }),
   );
-  const chosen = plans.findIndex((p) => p !== undefined);
-  const plan = plans[chosen];
-  if (!plan) return { table };
+  const chosen = mappings.findIndex((m) => m.plan !== undefined);
+  const plan = mappings[chosen]?.plan;
+  if (!plan) return { table, reason: mappings.at(-1)?.reason };
   return {
     plan,
     whole: whole !== undefined && chosen === 0,
@@ -191,6 +193,19 @@ export function answeredBySql(state: AgentState, part: QuestionPart, index: numb
 export function sqlUnmapped(state: AgentState, part: QuestionPart, index: number): string[] {
   const sql = sqlStateOf(state, part, index);
   return sql?.aggregate ? (sql.plan?.unmapped ?? []) : [];
+}
+
+/**
+ * For the answer: each part a table was described for but could not be computed from, and why ("no column or
+ * value of the shipments table matches: lkw, stellplätze"), so a refusal or partial answer says what was not
+ * mapped instead of leaving it to a guess.
+ */
+export function sqlNotes(state: AgentState, parts: readonly QuestionPart[]): string[] {
+  return parts.flatMap((part, index) => {
+    if (sqlCovers(state, index)) return [];
+    const reason = sqlStateOf(state, part, index)?.reason;
+    return reason ? [`the table could not answer "${part.text}": ${reason}`] : [];
+  });
 }
 
 /** A claim stating the computed result, citing the first matching rows. */

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startsAsQuestion } from "./cues.js";
 import { sqliteDialect } from "./dialect.js";
 import { asksAggregate } from "./intent.js";
-import { planSql, speaksOfTable } from "./plan-sql.js";
+import { mapQuestion, planSql, speaksOfTable } from "./plan-sql.js";
 import { distinctProbeSql } from "./probe.js";
 import { profileColumns } from "./profile.js";
 import type { PlanSqlOptions, SqlPlan } from "./types.js";
@@ -234,6 +234,20 @@ describe("names and dates the data does not hold are not left out", () => {
     expect(none("How many parcels are stuck?")).toBeUndefined();
     expect(none("How many parcels to Italy are stuck?")?.unmapped).toEqual(["stuck"]);
     expect(none("How many parcels a week go to Italy?")).toBeUndefined();
+  });
+});
+
+describe("mapQuestion", () => {
+  it("says why a question could not be mapped, naming the words or dates the table does not hold", () => {
+    const why = (question: string) =>
+      mapQuestion({ question, table: TABLE, describe: DESCRIBE, distinct: PROBE, maxUnmapped: 1 }).reason;
+    expect(why("How many truck bays does the Munich depot have?")).toBe(
+      "no column or value of the parcels table matches: truck, bays, depot",
+    );
+    expect(why("How many parcels were sent in 2024?")).toBe(
+      "the dates asked for fall outside the parcels table's data (2025-01-04 to 2025-06-20)",
+    );
+    expect(why("How many parcels went to Italy?")).toBeUndefined();
   });
 });
 

@@ -70,6 +70,18 @@ function unmappedWords(scan: Scan, known: ReadonlySet<string>): string[] {
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 
+/** ` (2026-01-05 to 2026-06-29)`: the range of the table's date columns. */
+function dateSpan(columns: readonly ColumnProfile[]): string {
+  const dates = columns.filter((c) => c.dateLike && typeof c.min === "string" && typeof c.max === "string");
+  if (dates.length === 0) return "";
+  const min = dates.map((c) => String(c.min).slice(0, 10)).sort()[0];
+  const max = dates
+    .map((c) => String(c.max).slice(0, 10))
+    .sort()
+    .at(-1);
+  return ` (${min} to ${max})`;
+}
+
 const TIME_UNITS = new Set(
   "hour hours day days daily week weeks weekly month months monthly year years yearly annually tag tage woche wochen monat monate jahr jahre".split(
     " ",
@@ -97,6 +109,18 @@ function namesSomething(word: string, original: string): boolean {
  * so a question it only half understands is left to search.
  */
 export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
+  return mapQuestion(options).plan;
+}
+
+/** What planning made of a question: the plan, or why there is none (in words an answer can carry). */
+export interface SqlMapping {
+  plan?: SqlPlan;
+  /** Why no plan: which words or conditions the table could not account for. */
+  reason?: string;
+}
+
+/** Plans a question like `planSql`, and says why when it cannot. */
+export function mapQuestion(options: PlanSqlOptions): SqlMapping {
   const written = options.question.normalize("NFKC");
   const text = written.toLowerCase();
   const scan: Scan = {
@@ -115,11 +139,11 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
 
   const verbs = verbHits(scan);
   const dates = dateConditions(scan, verbs);
-  if (dates === undefined) return undefined;
+  if (dates === undefined) return { reason: "it names a date but the table has no date column" };
   const free = verbs.filter((v) => !dates.used.includes(v));
   const missing = missingDateConditions(scan, free);
   const durations = durationConditions(scan, free, dates.columns);
-  if (durations === undefined) return undefined;
+  if (durations === undefined) return { reason: "it names a duration no pair of date columns measures" };
   // "the most recent order shipped": the verb names the date measured, not a status value.
   const dated = /\b(?:most recent|latest|earliest|newest|oldest)\b/.exec(text);
   const timed = dated ? free.find((v) => v.from > dated.index && scan.mask.free(v.from, v.to)) : undefined;
@@ -148,7 +172,9 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
   conditions.push(...presenceConditions(scan, [grouping?.column.name, measure?.column]));
   // The question must name the table's rows, one of its columns, or values of them.
   const named = scan.columns.some((c) => c.aliases.some((a) => findPhrase(scan.loose, a).length > 0));
-  if (nounHits.length === 0 && !named && conditions.length === 0) return undefined;
+  if (nounHits.length === 0 && !named && conditions.length === 0) {
+    return { reason: `it names none of the ${options.table.name} table's rows, columns or values` };
+  }
 
   // Every remaining word must name a column (or be filler); anything else is a condition we did not understand.
   const known = new Set([
@@ -159,19 +185,25 @@ export function planSql(options: PlanSqlOptions): SqlPlan | undefined {
     ...terms(options.table.description).map(fold),
   ]);
   const unmapped = unmappedWords(scan, known);
-  if (unmapped.length > (options.maxUnmapped ?? 0)) return undefined;
+  const notMapped = { reason: `no column or value of the ${options.table.name} table matches: ${unmapped.join(", ")}` };
+  if (unmapped.length > (options.maxUnmapped ?? 0)) return notMapped;
   // A name the data does not hold (`Australia`, `Yokohama`, `DHL`) is a condition that matches nothing known:
   // never left out.
-  if (unmapped.some((w) => namesSomething(w, scan.original))) return undefined;
+  if (unmapped.some((w) => namesSomething(w, scan.original))) return notMapped;
   // A word left out is tolerable only beside conditions the question did name, and never a time unit (`a week`
   // asks for a rate the table does not hold).
-  if (unmapped.length > 0 && (conditions.length === 0 || unmapped.some((w) => TIME_UNITS.has(w)))) return undefined;
+  if (unmapped.length > 0 && (conditions.length === 0 || unmapped.some((w) => TIME_UNITS.has(w)))) return notMapped;
   // A date range wholly outside the data (`in 2025` over a 2026 log) is not a zero: the data does not cover it.
-  if (dates.outside) return undefined;
+  if (dates.outside) {
+    const span = dateSpan(scan.columns);
+    return { reason: `the dates asked for fall outside the ${options.table.name} table's data${span}` };
+  }
 
   const plan = buildPlan({ table: options.table, noun: nouns[0]!, conditions, intent, grouping, measure, distinct });
-  if (plan && unmapped.length > 0) plan.unmapped = unmapped;
-  return plan;
+  if (!plan)
+    return { reason: `no count, sum, average, extreme or breakdown of the ${options.table.name} table fits it` };
+  if (unmapped.length > 0) plan.unmapped = unmapped;
+  return { plan };
 }
 
 /** The numeric (or date, or duration) column a sum, average, minimum or maximum is about. */
