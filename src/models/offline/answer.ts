@@ -8,7 +8,7 @@ import { hasAnswerType } from "./answer-types.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
-import { sqlClaim } from "./sql-steps.js";
+import { sqlClaim, sqlCovers, sqlNotes, sqlUnmapped } from "./sql-steps.js";
 
 interface Candidate {
   n: number;
@@ -210,9 +210,13 @@ export function answerFromEvidence(
   const seen = new Set<string>();
   const sides: Side[] = [];
   for (const [index, part] of parts.entries()) {
+    if (sqlCovers(state, index)) continue;
     const computed = sqlClaim(state, part, index);
     if (computed && computed.citations.length > 0) {
       claims.push(computed);
+      const unmapped = sqlUnmapped(state, part, index);
+      if (unmapped.length > 0)
+        unsupported.push(`${part.text} (no column or value of the table matches: ${unmapped.join(", ")})`);
       continue;
     }
     const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);
@@ -250,6 +254,9 @@ export function answerFromEvidence(
   }
   const outcome = comparisonClaim(sides);
   if (outcome) claims.unshift(outcome);
+  const notes = sqlNotes(state, parts)
+    .map((n) => ` ${n.charAt(0).toUpperCase()}${n.slice(1)}.`)
+    .join("");
   if (claims.length === 0) {
     const searched = state.calls.map(
       (c) => `${String(c.call.args.corpus ?? c.call.tool)} for "${String(c.call.args.query ?? "")}"`,
@@ -260,13 +267,18 @@ export function answerFromEvidence(
       claims: [],
       reason:
         `The knowledge base does not answer this. Searched ${searched.join("; ") || "nothing"}` +
-        (missing.length > 0 ? `; nothing found covers: ${[...new Set(missing)].join(", ")}.` : "."),
+        (missing.length > 0 ? `; nothing found covers: ${[...new Set(missing)].join(", ")}.` : ".") +
+        notes,
     };
   }
   const yesNo = parts.every((p) => p.answerType === "yesno") && unsupported.length === 0;
   if (yesNo && claims[0]) claims[0] = { ...claims[0], text: `Yes. ${claims[0].text}` };
   if (unsupported.length > 0) {
-    return { status: "partial", claims, reason: `Not found in the knowledge base: ${unsupported.join("; ")}.` };
+    return {
+      status: "partial",
+      claims,
+      reason: `Not found in the knowledge base: ${unsupported.join("; ")}.${notes}`,
+    };
   }
   return { status: "answered", claims };
 }

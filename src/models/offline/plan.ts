@@ -8,7 +8,7 @@ import type { QuestionPart } from "./analyze.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { newEntities, rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
-import { describeCalls, sqlCalls, sqlStateOf } from "./sql-steps.js";
+import { describeCalls, sqlCalls, sqlCovers, sqlThought } from "./sql-steps.js";
 
 type Call = Omit<ToolCallRequest, "callId">;
 
@@ -102,6 +102,7 @@ export async function planCalls(
   const calls: Call[] = [];
   const thoughts: string[] = [];
   for (const [index, part] of parts.entries()) {
+    if (sqlCovers(state, index, settings.sql)) continue;
     const records = callsForPart(state, index);
     const query = index === 0 && state.rephrase ? state.rephrase : part.query;
     if (records.length === 0) {
@@ -121,10 +122,10 @@ export async function planCalls(
       }
       continue;
     }
-    const sql = sqlCalls(state, part, index);
+    const sql = sqlCalls(state, part, index, settings.sql);
     if (sql.length > 0) {
       calls.push(...sql);
-      thoughts.push(`part ${index + 1}: ${sqlStateOf(state, part, index)?.plan.explanation ?? "run SQL"}`);
+      thoughts.push(`part ${index + 1}: ${sqlThought(state, part, index, settings.sql)}`);
       continue;
     }
     const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);

@@ -18,6 +18,21 @@ export interface OfflineSettings {
   minAnswerCoverage: number;
   /** Calibrated refusal (see confidence.ts). */
   refusal: RefusalSettings;
+  /** Questions answered from a table by SQL. */
+  sql: SqlSettings;
+}
+
+export interface SqlSettings {
+  /**
+   * Text columns with at most this many distinct values have all of them read (one traced SELECT DISTINCT
+   * probe), so a question's words can be matched against every value, not only the most frequent.
+   */
+  maxProbeValues: number;
+  /**
+   * Question words no column, value, date or cue accounts for that a SQL answer may still leave out; the
+   * answer is then partial and names them. More than this and the question is not answered from the table.
+   */
+  maxUnmapped: number;
 }
 
 /** When a drafted answer is refused for weak support. */
@@ -55,6 +70,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     bridgesPerHop: 1,
     minAnswerCoverage: 0.5,
     refusal: { ...REFUSAL, minConfidence: REFUSAL.minConfidence + 0.1, offTarget: true },
+    sql: { maxProbeValues: 60, maxUnmapped: 0 },
   },
   balanced: {
     threshold: 0.8,
@@ -67,6 +83,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     bridgesPerHop: 1,
     minAnswerCoverage: 0.34,
     refusal: REFUSAL,
+    sql: { maxProbeValues: 60, maxUnmapped: 1 },
   },
   thorough: {
     threshold: 0.85,
@@ -79,6 +96,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     bridgesPerHop: 2,
     minAnswerCoverage: 0.3,
     refusal: REFUSAL,
+    sql: { maxProbeValues: 100, maxUnmapped: 1 },
   },
 };
 

@@ -45,6 +45,13 @@ export function answerFromRows(options: AnswerFromRowsOptions): string | undefin
       const values = typeof first?.values === "string" && first.values !== "" ? `: ${first.values}` : "";
       return `${n} distinct ${plan.column} ${n === 1 ? "value" : "values"} among the matching ${plan.noun}${where}${values}.`;
     }
+    case "share": {
+      const n = Number(first?.n);
+      const k = Number(first?.k);
+      if (!Number.isFinite(n) || !Number.isFinite(k)) return undefined;
+      if (n === 0) return `No ${plan.noun} match${where}.`;
+      return `${show(first?.value)}% of the ${plan.noun}${where} have ${plan.part}: ${k} of ${n}.`;
+    }
     case "group": {
       if (rows.length === 0) return `No ${plan.noun} match${where}.`;
       const metric = plan.measure ? "value" : "n";
@@ -66,7 +73,7 @@ export function answerFromRows(options: AnswerFromRowsOptions): string | undefin
       if (!first || !("value" in first)) return undefined;
       const n = Number(first.n);
       if (first.value === null) return `No ${plan.noun} with a ${plan.measure} match${where}.`;
-      const word = { sum: "total", avg: "average", max: "highest", min: "lowest", date: "" }[plan.kind];
+      const word = { sum: "total", avg: "average", max: "highest", min: "lowest" }[plan.kind];
       const dated = plan.kind === "max" || plan.kind === "min" ? /^\d{4}-\d{2}-\d{2}/.test(String(first.value)) : false;
       const label = dated ? (plan.kind === "max" ? "latest" : "earliest") : word;
       return `The ${label} ${plan.measure} is ${show(first.value)}, over ${count(n, plan.noun)}${where}${named}.`;

@@ -1,4 +1,5 @@
 import type { TableSchema } from "../../../spec/source.js";
+import { sqliteDialect } from "./dialect.js";
 import type { Grouping, Intent } from "./intent.js";
 import { ROW_ID } from "./profile.js";
 import { ident } from "./sql-text.js";
@@ -31,7 +32,8 @@ function where(conditions: readonly string[]): string {
 function chooseKind(o: BuildPlanOptions): SqlPlanKind | undefined {
   const { intent, measure } = o;
   if (o.distinct) return intent.count || intent.distinct ? "count_distinct" : undefined;
-  if (o.grouping) return intent.superlative ? "top_group" : "group";
+  if (intent.share) return o.conditions.some((c) => c.at !== undefined) && !o.grouping ? "share" : undefined;
+  if (o.grouping) return intent.superlative && !intent.rank ? "top_group" : "group";
   if (intent.avg) return measure ? "avg" : undefined;
   if (intent.sum && measure && !measure.date) return "sum";
   if (intent.count || intent.sum) return "count";
@@ -66,6 +68,19 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
     };
   };
 
+  if (kind === "share") {
+    // The share of the matching rows that meet the condition named last (`of X's shipments, ... had Y`).
+    const named = o.conditions.filter((c) => c.at !== undefined).sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
+    const part = named.at(-1)!;
+    const rest = o.conditions.filter((c) => c !== part).map((c) => c.sql);
+    const hits = `SUM(CASE WHEN ${part.sql} THEN 1 ELSE 0 END)`;
+    const sql = `SELECT ROUND(100.0 * ${hits} / COUNT(*), 2) AS value, ${hits} AS k, COUNT(*) AS n FROM ${t}${where(rest)}`;
+    const restLabels = o.conditions.filter((c) => c !== part);
+    const built = plan(sql, [...rest, part.sql], `share of ${noun} with ${part.label}`, { part: part.label });
+    built.conditions = restLabels;
+    built.explanation = `share of ${noun}${restLabels.length > 0 ? ` where ${restLabels.map((c) => c.label).join(" and ")}` : ""} with ${part.label}`;
+    return built;
+  }
   if (kind === "count") {
     return plan(`SELECT COUNT(*) AS n FROM ${t}${where(base)}`, base, `count of ${noun}`);
   }
@@ -73,13 +88,17 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
     const column = o.distinct!;
     const c = ident(column.name);
     const rows = [...base, `${c} IS NOT NULL`];
-    const sql = `SELECT COUNT(*) AS n, group_concat(v, ', ') AS "values" FROM (SELECT DISTINCT ${c} AS v FROM ${t}${where(rows)} ORDER BY v)`;
+    const sql = `SELECT COUNT(*) AS n, ${sqliteDialect.joinValues("v")} AS "values" FROM (SELECT DISTINCT ${c} AS v FROM ${t}${where(rows)} ORDER BY v)`;
     return plan(sql, rows, `number of distinct ${column.name} values among ${noun}`, { column: column.name });
   }
   if (kind === "group" || kind === "top_group") {
     const g = grouping!;
     const useMeasure = measure && !measure.date && (o.intent.avg || o.intent.sum || o.intent.superlative);
-    const metric = useMeasure ? (o.intent.avg ? `ROUND(AVG(${measure.sql}), 2)` : `SUM(${measure.sql})`) : "COUNT(*)";
+    const metric = useMeasure
+      ? o.intent.avg
+        ? `ROUND(AVG(${measure.sql}), 2)`
+        : `ROUND(SUM(${measure.sql}), 2)`
+      : "COUNT(*)";
     const metricName = useMeasure ? "value" : "n";
     const metricLabel = useMeasure ? `${o.intent.avg ? "average" : "total"} ${measure.label}` : `number of ${noun}`;
     const rows = [...base, `${g.sql} IS NOT NULL`, ...(useMeasure && measure.requires ? [measure.requires] : [])];
@@ -105,7 +124,7 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
   const rows = [...base, ...(m.requires ? [m.requires] : []), `${m.sql} IS NOT NULL`];
   const extra = { column: m.column, measure: m.label };
   if (kind === "sum" || kind === "avg") {
-    const agg = kind === "sum" ? `SUM(${m.sql})` : `ROUND(AVG(${m.sql}), 2)`;
+    const agg = kind === "sum" ? `ROUND(SUM(${m.sql}), 2)` : `ROUND(AVG(${m.sql}), 2)`;
     const sql = `SELECT ${agg} AS value, COUNT(*) AS n FROM ${t}${where(rows)}`;
     return plan(sql, rows, `${kind === "sum" ? "total" : "average"} ${m.label} over ${noun}`, extra);
   }

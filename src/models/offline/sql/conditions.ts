@@ -1,5 +1,4 @@
-import { findPhrase, type Hit } from "./mask.js";
-import { loosen } from "./profile.js";
+import { sqliteDialect } from "./dialect.js";
 import type { Scan, VerbHit } from "./scan.js";
 import { ident, literal } from "./sql-text.js";
 import type { ColumnProfile, SqlCondition } from "./types.js";
@@ -8,22 +7,22 @@ const UNIT_DAYS: Record<string, number> = { hour: 1 / 24, day: 1, week: 7, month
 const DURATION =
   /\b(more than|longer than|over|at least|less than|fewer than|shorter than|under|within|at most)\s+(\d+(?:\.\d+)?)\s+(hour|day|week|month)s?\b/g;
 const OPERATORS: [RegExp, string][] = [
-  [/^(?:more than|longer than|greater than|over|above|>)$/, ">"],
-  [/^(?:at least|>=)$/, ">="],
-  [/^(?:less than|fewer than|shorter than|under|below|<)$/, "<"],
-  [/^(?:within|at most|<=)$/, "<="],
-  [/^(?:exactly|equal to|=)$/, "="],
+  [/^(?:more than|longer than|greater than|heavier than|over|above|mehr als|über|schwerer als|>)$/, ">"],
+  [/^(?:at least|mindestens|>=)$/, ">="],
+  [/^(?:less than|fewer than|shorter than|lighter than|under|below|weniger als|unter|leichter als|<)$/, "<"],
+  [/^(?:within|at most|höchstens|<=)$/, "<="],
+  [/^(?:exactly|equal to|genau|=)$/, "="],
 ];
-const OP_WORDS =
-  "more than|longer than|greater than|over|above|at least|less than|fewer than|shorter than|under|below|within|at most|exactly|equal to|>=|<=|>|<|=";
+export const OP_WORDS =
+  "more than|longer than|greater than|heavier than|lighter than|over|above|at least|less than|fewer than|shorter than|under|below|within|at most|exactly|equal to|mehr als|über|schwerer als|leichter als|mindestens|weniger als|unter|höchstens|genau|>=|<=|>|<|=";
 
-function operator(words: string): string | undefined {
+export function operator(words: string): string | undefined {
   return OPERATORS.find(([re]) => re.test(words))?.[1];
 }
 
 /** Days from one date column to another, as SQL. */
 export function daysBetween(start: ColumnProfile, end: ColumnProfile): string {
-  return `julianday(${ident(end.name)}) - julianday(${ident(start.name)})`;
+  return sqliteDialect.daysBetween(start.name, end.name);
 }
 
 /** The span from the start date column to the end one the question's verbs point at (`took 5 days to resolve`). */
@@ -116,64 +115,6 @@ export function comparisonConditions(scan: Scan): SqlCondition[] {
   return out;
 }
 
-interface ValueHit extends Hit {
-  column: ColumnProfile;
-  value: string;
-  negated: boolean;
-}
-
-/** Columns whose name the question mentions. */
-export function mentionedColumns(scan: Scan): Set<ColumnProfile> {
-  return new Set(scan.columns.filter((c) => c.aliases.some((a) => findPhrase(scan.loose, a).length > 0)));
-}
-
-/**
- * Sample values the question names (`sev2`, `open or in_progress`, `payout-scheduler`): one condition per
- * column, `=` for one value and `IN` for several; `not X` or `excluding X` makes it `NOT IN`.
- */
-export function valueConditions(scan: Scan, nouns: readonly string[]): SqlCondition[] {
-  const named = mentionedColumns(scan);
-  const hits: ValueHit[] = [];
-  const candidates = scan.columns.flatMap((column) =>
-    column.values
-      .filter((v) => /\p{L}/u.test(v) && v.trim().length >= 2 && !nouns.includes(loosen(v)))
-      .map((value) => ({ column, value })),
-  );
-  candidates.sort(
-    (a, b) => b.value.length - a.value.length || Number(named.has(b.column)) - Number(named.has(a.column)),
-  );
-  for (const { column, value } of candidates) {
-    for (const hit of findPhrase(scan.loose, loosen(value).trim())) {
-      if (!scan.mask.free(hit.from, hit.to)) continue;
-      const negation = /\b(?:not|non|excluding|except|other than|besides)\s+$/.exec(
-        scan.loose.slice(Math.max(0, hit.from - 12), hit.from),
-      );
-      const from = negation ? hit.from - negation[0].length : hit.from;
-      scan.mask.take(from, hit.to);
-      hits.push({ column, value, negated: negation !== null, from, to: hit.to });
-    }
-  }
-  const out: SqlCondition[] = [];
-  for (const column of scan.columns) {
-    for (const negated of [false, true]) {
-      const values = [...new Set(hits.filter((h) => h.column === column && h.negated === negated).map((h) => h.value))];
-      if (values.length === 0) continue;
-      const name = ident(column.name);
-      const list = values.map(literal).join(", ");
-      const sql =
-        values.length === 1
-          ? `${name} ${negated ? "<>" : "="} ${list}`
-          : `${name} ${negated ? "NOT IN" : "IN"} (${list})`;
-      const label =
-        values.length === 1
-          ? `${column.name} ${negated ? "<>" : "="} ${list}`
-          : `${column.name} ${negated ? "not in" : "in"} (${list})`;
-      out.push({ sql, label });
-    }
-  }
-  return out;
-}
-
 /** `merchant m_73273`, `merchant_id "m_1"`: an identifier-like value right after a column's name. */
 export function identifierConditions(scan: Scan): SqlCondition[] {
   const out: SqlCondition[] = [];
@@ -189,7 +130,7 @@ export function identifierConditions(scan: Scan): SqlCondition[] {
         scan.mask.take(from, to);
         const value = (m[1] ?? m[2] ?? m[3] ?? "").replace(/[.,;:!?]+$/, "");
         out.push({
-          sql: `${ident(column.name)} = ${literal(value)} COLLATE NOCASE`,
+          sql: sqliteDialect.equalsIgnoreCase(column.name, literal(value)),
           label: `${column.name} = ${literal(value)}`,
         });
       }

@@ -14,12 +14,25 @@ export function onlyYear(columns: readonly ColumnProfile[]): number | undefined 
   return years.size === 1 && year !== undefined && /^\d{4}$/.test(year) ? Number(year) : undefined;
 }
 
+/** The latest date in any date column (the `max` describe_table read): relative windows count back from it. */
+export function latestDate(columns: readonly ColumnProfile[]): string | undefined {
+  let latest: string | undefined;
+  for (const column of columns) {
+    if (column.dateLike && typeof column.max === "string" && (latest === undefined || column.max > latest)) {
+      latest = column.max;
+    }
+  }
+  return latest;
+}
+
 export interface DateConditions {
   conditions: SqlCondition[];
   /** Columns a range was put on. */
   columns: Set<string>;
   /** Verb hits used to choose a column (accounted for). */
   used: VerbHit[];
+  /** A range lies wholly outside its column's dates (from `describe_table`'s min and max). */
+  outside?: boolean;
 }
 
 /**
@@ -28,7 +41,7 @@ export interface DateConditions {
  */
 export function dateConditions(scan: Scan, verbs: readonly VerbHit[]): DateConditions | undefined {
   const dateColumns = scan.columns.filter((c) => c.dateLike);
-  const ranges = findDateRanges(scan.text, { defaultYear: onlyYear(scan.columns) });
+  const ranges = findDateRanges(scan.text, { defaultYear: onlyYear(scan.columns), latest: latestDate(scan.columns) });
   const out: DateConditions = { conditions: [], columns: new Set(), used: [] };
   if (ranges.length === 0) return out;
   const fallback = dateColumns[0];
@@ -47,6 +60,14 @@ export function dateConditions(scan: Scan, verbs: readonly VerbHit[]): DateCondi
     if (!out.conditions.some((c) => c.sql === sql))
       out.conditions.push({ sql, label: describeRange(column.name, range) });
     out.columns.add(column.name);
+    const min = typeof column.min === "string" ? column.min.slice(0, 10) : undefined;
+    const max = typeof column.max === "string" ? column.max.slice(0, 10) : undefined;
+    if (
+      (range.end !== undefined && min !== undefined && range.end <= min) ||
+      (range.start !== undefined && max !== undefined && range.start > max)
+    ) {
+      out.outside = true;
+    }
   }
   for (const verb of out.used) scan.mask.take(verb.from, verb.to);
   return out;

@@ -52,3 +52,42 @@ describe("describeRange", () => {
     expect(describeRange("d", { end: "2026-03-05" })).toBe("d on or before 2026-03-04");
   });
 });
+
+describe("findDateRanges in German, Japanese and Chinese, and relative to the data's latest date", () => {
+  it("reads German month names, quarters and halves", () => {
+    expect(spans("im februar 2026 nach frankreich")).toEqual([["2026-02-01", "2026-03-01"]]);
+    expect(spans("im märz", 2025)).toEqual([["2025-03-01", "2025-04-01"]]);
+    expect(spans("im zweiten quartal 2026")).toEqual([["2026-04-01", "2026-07-01"]]);
+    expect(spans("im ersten halbjahr 2025")).toEqual([["2025-01-01", "2025-07-01"]]);
+  });
+
+  it("reads Japanese and Chinese year-month, quarter and half-year forms", () => {
+    expect(spans("2026年4月に大阪から")).toEqual([["2026-04-01", "2026-05-01"]]);
+    expect(spans("4月の件数", 2025)).toEqual([["2025-04-01", "2025-05-01"]]);
+    expect(spans("2026年第2四半期")).toEqual([["2026-04-01", "2026-07-01"]]);
+    expect(spans("2025年上半期")).toEqual([["2025-01-01", "2025-07-01"]]);
+    expect(spans("2026年的订单")).toEqual([["2026-01-01", "2027-01-01"]]);
+  });
+
+  it("reads a span of days within one month", () => {
+    expect(spans("booked between 13 and 17 april 2026")).toEqual([["2026-04-13", "2026-04-18"]]);
+    expect(spans("april 3 to 9, 2026")).toEqual([["2026-04-03", "2026-04-10"]]);
+  });
+
+  it("counts last month, this quarter and the past N days back from the latest date, not from today", () => {
+    const latest = (text: string) =>
+      findDateRanges(text, { latest: "2025-06-20" }).map(({ start, end }) => [start, end]);
+    expect(latest("placed last month")).toEqual([["2025-05-01", "2025-06-01"]]);
+    expect(latest("this quarter")).toEqual([["2025-04-01", "2025-07-01"]]);
+    expect(latest("last quarter")).toEqual([["2025-01-01", "2025-04-01"]]);
+    expect(latest("in the past 10 days")).toEqual([["2025-06-11", "2025-06-21"]]);
+    expect(latest("in the last 2 months")).toEqual([["2025-04-21", "2025-06-21"]]);
+    expect(latest("im letzten monat")).toEqual([["2025-05-01", "2025-06-01"]]);
+    expect(latest("先月の出荷")).toEqual([["2025-05-01", "2025-06-01"]]);
+    expect(latest("过去30天")).toEqual([["2025-05-22", "2025-06-21"]]);
+    // A month without a year falls in the latest date's year.
+    expect(latest("in march")).toEqual([["2025-03-01", "2025-04-01"]]);
+    // Without a latest date there is nothing to count back from.
+    expect(spans("last month")).toEqual([]);
+  });
+});

@@ -14,22 +14,49 @@ export interface DateRange {
   to: number;
 }
 
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
-const M =
-  "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?";
+/** Month names and abbreviations, English and German, lower case. */
+const MONTH_NAMES: Record<string, number> = {
+  january: 1,
+  jan: 1,
+  januar: 1,
+  jänner: 1,
+  february: 2,
+  feb: 2,
+  februar: 2,
+  march: 3,
+  mar: 3,
+  märz: 3,
+  maerz: 3,
+  mär: 3,
+  april: 4,
+  apr: 4,
+  may: 5,
+  mai: 5,
+  june: 6,
+  jun: 6,
+  juni: 6,
+  july: 7,
+  jul: 7,
+  juli: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sept: 9,
+  sep: 9,
+  october: 10,
+  oct: 10,
+  oktober: 10,
+  okt: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
+  dezember: 12,
+  dez: 12,
+};
+const M = `(${Object.keys(MONTH_NAMES)
+  .sort((a, b) => b.length - a.length)
+  .join("|")})\\.?`;
 const Y = "((?:19|20)\\d{2})";
 const D = "(\\d{4}-\\d{2}-\\d{2})";
 const TO = "\\s*(?:and|to|until|till|through|thru|-|–)\\s*";
@@ -42,10 +69,32 @@ const ORDINAL: Record<string, number> = {
   "2nd": 2,
   "3rd": 3,
   "4th": 4,
+  erste: 1,
+  ersten: 1,
+  zweite: 2,
+  zweiten: 2,
+  dritte: 3,
+  dritten: 3,
+  vierte: 4,
+  vierten: 4,
+  "1.": 1,
+  "2.": 2,
+  "3.": 3,
+  "4.": 4,
+  一: 1,
+  二: 2,
+  三: 3,
+  四: 4,
+  "1": 1,
+  "2": 2,
+  "3": 3,
+  "4": 4,
 };
+const ORD =
+  "(first|second|third|fourth|1st|2nd|3rd|4th|ersten|erste|zweiten|zweite|dritten|dritte|vierten|vierte|[1-4]\\.)";
 
 function month(name: string): number {
-  return MONTHS.findIndex((m) => m.startsWith(name.replace(".", "").slice(0, 3))) + 1;
+  return MONTH_NAMES[name.replace(".", "")] ?? 0;
 }
 
 function iso(year: number, monthNumber: number, day = 1): string {
@@ -80,7 +129,40 @@ const PATTERNS: [RegExp, Parse][] = [
       return [iso(startYear, month(m[1]!)), iso(endYear, month(m[3]!) + 1)];
     },
   ],
+  [
+    // `between 13 and 17 April 2026`, `13-17 April 2026`
+    new RegExp(
+      `(?:between\\s+|from\\s+)?\\b(\\d{1,2})(?:st|nd|rd|th|\\.)?${TO}(\\d{1,2})(?:st|nd|rd|th|\\.)?\\s+(?:of\\s+)?${M},?\\s+${Y}\\b`,
+      "g",
+    ),
+    (m) => dayRange(Number(m[4]), m[3]!, m[1]!, m[2]!),
+  ],
+  [
+    // `April 13 to 17, 2026`
+    new RegExp(
+      `(?:between\\s+|from\\s+)?\\b${M}\\s+(\\d{1,2})(?:st|nd|rd|th)?${TO}(\\d{1,2})(?:st|nd|rd|th)?,?\\s+${Y}\\b`,
+      "g",
+    ),
+    (m) => dayRange(Number(m[4]), m[1]!, m[2]!, m[3]!),
+  ],
+  // Japanese and Chinese: 2026年4月, 4月, 2026年第2四半期, 第2季度, 上半期, 2026年
+  [/((?:19|20)\d{2})\s*年\s*(\d{1,2})\s*月/g, (m) => monthRange(Number(m[1]), Number(m[2]))],
+  [
+    /(?:((?:19|20)\d{2})\s*年\s*(?:の)?)?第\s*([1-4一二三四])\s*(?:四半期|季度)/g,
+    (m, year) => quarter(ORDINAL[m[2]!] ?? 0, year(m[1])),
+  ],
+  [/(?:((?:19|20)\d{2})\s*年\s*(?:の|度)?)?(上|下)半(?:期|年)/g, (m, year) => half(m[2] === "上" ? 1 : 2, year(m[1]))],
+  [
+    /(?<![\d年])(\d{1,2})\s*月(?!\s*\d+\s*日)/g,
+    (m, year) => {
+      const y = year();
+      return y === undefined ? undefined : monthRange(y, Number(m[1]));
+    },
+  ],
+  [/((?:19|20)\d{2})\s*年(?!\s*\d)/g, (m) => [iso(Number(m[1]), 1), iso(Number(m[1]) + 1, 1)]],
   [new RegExp(`\\bq([1-4])(?:\\s+(?:of\\s+)?${Y})?\\b`, "g"), (m, year) => quarter(Number(m[1]), year(m[2]))],
+  [new RegExp(`\\b${ORD}\\s+quartals?(?:\\s+${Y})?`, "g"), (m, year) => quarter(ORDINAL[m[1]!] ?? 0, year(m[2]))],
+  [new RegExp(`\\b${ORD}\\s+halbjahr(?:es)?(?:\\s+${Y})?`, "g"), (m, year) => half(ORDINAL[m[1]!] ?? 0, year(m[2]))],
   [
     new RegExp(`\\b(first|second|third|fourth|1st|2nd|3rd|4th)\\s+quarter(?:\\s+of)?(?:\\s+${Y})?\\b`, "g"),
     (m, year) => quarter(ORDINAL[m[1]!] ?? 0, year(m[2])),
@@ -103,7 +185,7 @@ const PATTERNS: [RegExp, Parse][] = [
   [new RegExp(`\\b${Y}-(\\d{2})\\b(?!-\\d)`, "g"), (m) => monthRange(Number(m[1]), Number(m[2]))],
   [
     // A month alone only after a preposition: "may" is also a verb.
-    new RegExp(`(?<=\\b(?:in|during|of|for|since|before|after|until|through)\\s+)${M}\\b`, "g"),
+    new RegExp(`(?<=\\b(?:in|during|of|for|since|before|after|until|through|im|seit|vor|nach|bis)\\s+)${M}\\b`, "g"),
     (m, year) => {
       const y = year();
       return y === undefined ? undefined : monthRange(y, month(m[1]!));
@@ -111,7 +193,10 @@ const PATTERNS: [RegExp, Parse][] = [
   ],
   [
     // A year alone only after a preposition or "year": "over 2000" is an amount.
-    new RegExp(`(?<=\\b(?:in|during|of|for|since|before|after|until|through|from|year)\\s+)${Y}\\b`, "g"),
+    new RegExp(
+      `(?<=\\b(?:in|during|of|for|since|before|after|until|through|from|year|im|jahr|seit|vor|nach|bis)\\s+)${Y}\\b`,
+      "g",
+    ),
     (m) => [iso(Number(m[1]), 1), iso(Number(m[1]) + 1, 1)],
   ],
 ];
@@ -119,6 +204,17 @@ const PATTERNS: [RegExp, Parse][] = [
 function quarter(q: number, year: number | undefined): [string, string] | undefined {
   if (year === undefined || q < 1 || q > 4) return undefined;
   return [iso(year, q * 3 - 2), iso(year, q * 3 + 1)];
+}
+
+function half(h: number, year: number | undefined): [string, string] | undefined {
+  if (year === undefined || h < 1 || h > 2) return undefined;
+  return [iso(year, h === 1 ? 1 : 7), iso(year, h === 1 ? 7 : 13)];
+}
+
+function dayRange(year: number, monthName: string, first: string, last: string): [string, string] | undefined {
+  const a = day(year, monthName, first);
+  const b = day(year, monthName, last);
+  return a && b && a[0] <= b[0] ? [a[0], b[1]] : undefined;
 }
 
 function monthRange(year: number, m: number): [string, string] | undefined {
@@ -136,13 +232,19 @@ const OPEN = /\b(on or after|on or before|since|from|after|before|until|till|thr
  * Date ranges in `text` (lower case), in order of appearance. A month or quarter without a year takes the
  * year written elsewhere in the question, else `defaultYear` (the data's only year), else is skipped.
  */
-export function findDateRanges(text: string, options: { defaultYear?: number } = {}): DateRange[] {
+export function findDateRanges(text: string, options: FindDateRangesOptions = {}): DateRange[] {
   const written = /\b((?:19|20)\d{2})\b/.exec(text)?.[1];
+  const fallback = options.defaultYear ?? (options.latest ? Number(options.latest.slice(0, 4)) : undefined);
   const year = (given?: string) =>
-    given !== undefined ? Number(given) : written !== undefined ? Number(written) : options.defaultYear;
+    given !== undefined ? Number(given) : written !== undefined ? Number(written) : fallback;
   const taken: [number, number][] = [];
   const found: DateRange[] = [];
-  for (const [pattern, parse] of PATTERNS) {
+  const latest = options.latest?.slice(0, 10);
+  const relative: [RegExp, Parse][] =
+    latest !== undefined && validIso(latest)
+      ? RELATIVE.map(([re, window]) => [re, (m) => window(m, latest)] as [RegExp, Parse])
+      : [];
+  for (const [pattern, parse] of [...relative, ...PATTERNS]) {
     for (const m of text.matchAll(pattern)) {
       const from = m.index ?? 0;
       const to = from + m[0].length;
@@ -155,6 +257,114 @@ export function findDateRanges(text: string, options: { defaultYear?: number } =
   }
   return found.sort((a, b) => a.from - b.from);
 }
+
+export interface FindDateRangesOptions {
+  /** The year of a month or quarter named without one (the data's only year). */
+  defaultYear?: number;
+  /**
+   * The data's latest date (`MAX` of the date column): `last month`, `this quarter`, `past 30 days` are counted
+   * back from it, not from today, and a month without a year falls in its year.
+   */
+  latest?: string;
+}
+
+type Window = (m: RegExpExecArray, latest: string) => [string, string] | undefined;
+
+const UNIT: Record<string, "day" | "week" | "month" | "quarter" | "year"> = {
+  day: "day",
+  days: "day",
+  tag: "day",
+  tage: "day",
+  tagen: "day",
+  日: "day",
+  天: "day",
+  week: "week",
+  weeks: "week",
+  woche: "week",
+  wochen: "week",
+  週間: "week",
+  周: "week",
+  month: "month",
+  months: "month",
+  monat: "month",
+  monate: "month",
+  monaten: "month",
+  か月: "month",
+  ヶ月: "month",
+  个月: "month",
+  quarter: "quarter",
+  quartal: "quarter",
+  四半期: "quarter",
+  季度: "quarter",
+  year: "year",
+  jahr: "year",
+  年: "year",
+};
+
+/** The last `n` units up to and including `latest`. */
+function trailing(latest: string, n: number, unit: string): [string, string] | undefined {
+  const end = addDays(latest, 1);
+  const u = UNIT[unit];
+  if (u === undefined || !(n > 0) || n > 3660) return undefined;
+  if (u === "day" || u === "week") return [addDays(end, -n * (u === "week" ? 7 : 1)), end];
+  const months = n * (u === "month" ? 1 : u === "quarter" ? 3 : 12);
+  const d = new Date(`${end}T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return [d.toISOString().slice(0, 10), end];
+}
+
+/** The calendar month, quarter or year holding `latest` (`back` = 0) or the one before it (`back` = 1). */
+function calendar(latest: string, unit: string, back: number): [string, string] | undefined {
+  const y = Number(latest.slice(0, 4));
+  const m = Number(latest.slice(5, 7));
+  const u = UNIT[unit];
+  if (u === "month") return [iso(y, m - back), iso(y, m - back + 1)];
+  if (u === "quarter") {
+    const q = Math.floor((m - 1) / 3) - back;
+    return [iso(y, q * 3 + 1), iso(y, q * 3 + 4)];
+  }
+  if (u === "year") return [iso(y - back, 1), iso(y - back + 1, 1)];
+  if (u === "week" || u === "day") return trailing(latest, back + 1, u === "week" ? "week" : "day");
+  return undefined;
+}
+
+const LAST = "(?:last|past|previous|prior|letzten|vergangenen|vorigen)";
+const THIS = "(?:this|current|the current|diesen|dieses|diesem|laufenden)";
+const RELATIVE: [RegExp, Window][] = [
+  [
+    new RegExp(
+      `\\b${LAST}\\s+(\\d{1,4})\\s+(days?|weeks?|months?|quarters?|years?|tagen?|wochen?|monate?n?|quartale?|jahre?)\\b`,
+      "g",
+    ),
+    (m, l) =>
+      trailing(
+        l,
+        Number(m[1]),
+        (m[2] ?? "")
+          .replace(/^(quarter|year)s$/, "$1")
+          .replace(/^quartale$/, "quartal")
+          .replace(/^jahre$/, "jahr"),
+      ),
+  ],
+  [
+    new RegExp(`\\b${LAST}\\s+(month|quarter|year|week|monat|quartal|jahr|woche)\\b`, "g"),
+    (m, l) => calendar(l, m[1]!, 1),
+  ],
+  [
+    new RegExp(`\\b${THIS}\\s+(month|quarter|year|week|monat|quartal|jahr|woche)\\b`, "g"),
+    (m, l) => calendar(l, m[1]!, 0),
+  ],
+  [
+    /(?:直近|過去|最近|过去)\s*(\d{1,4})\s*(日|週間|か月|ヶ月|年|天|周|个月)/g,
+    (m, l) => trailing(l, Number(m[1]), m[2]!),
+  ],
+  [/先月|上个月|上月/g, (_m, l) => calendar(l, "month", 1)],
+  [/今月|本月|这个月/g, (_m, l) => calendar(l, "month", 0)],
+  [/前四半期|上季度|上个季度/g, (_m, l) => calendar(l, "quarter", 1)],
+  [/今四半期|本季度/g, (_m, l) => calendar(l, "quarter", 0)],
+  [/昨年|去年/g, (_m, l) => calendar(l, "year", 1)],
+  [/今年/g, (_m, l) => calendar(l, "year", 0)],
+];
 
 /** Applies `since`, `after`, `before`, `until` written just before the phrase. */
 function open(range: DateRange, text: string): DateRange {

@@ -1,3 +1,5 @@
+import { AGGREGATE_CUES, type AggregateCue, MEASURE_ADJECTIVES } from "./cues.js";
+import { sqliteDialect } from "./dialect.js";
 import { findPhrase } from "./mask.js";
 import type { Scan } from "./scan.js";
 import { ident } from "./sql-text.js";
@@ -9,38 +11,48 @@ export interface Intent {
   distinct: boolean;
   avg: boolean;
   sum: boolean;
+  rank: boolean;
+  share: boolean;
   superlative?: "max" | "min";
+  /** A superlative that names its measure too (`lightest`: the minimum weight). */
+  concept?: string;
 }
 
-const WORDS: [keyof Omit<Intent, "superlative">, RegExp][] = [
-  ["count", /\b(?:how many|number of|count)\b/g],
-  ["distinct", /\b(?:distinct|different|unique)\b/g],
-  ["avg", /\b(?:average|mean|avg)\b/g],
-  ["sum", /\b(?:total|sum|combined)\b/g],
-];
-const MAX = /\b(?:most recent|most|highest|largest|biggest|greatest|maximum|max|latest|newest)\b/g;
-const MIN = /\b(?:fewest|least|lowest|smallest|minimum|min|earliest|oldest)\b/g;
-
-/** Reads the intent words left after conditions took theirs, and accounts for them. */
+/** Reads the intent words (any language in the cue tables) left after conditions took theirs, and accounts for them. */
 export function readIntent(scan: Scan): Intent {
   const visible = scan.mask.visible();
-  const intent: Intent = { count: false, distinct: false, avg: false, sum: false };
-  for (const [key, re] of WORDS) {
-    for (const m of visible.matchAll(re)) {
-      intent[key] = true;
-      scan.mask.take(m.index ?? 0, (m.index ?? 0) + m[0].length);
+  const intent: Intent = { count: false, distinct: false, avg: false, sum: false, rank: false, share: false };
+  for (const { cue, concept, dir } of MEASURE_ADJECTIVES) {
+    for (const hit of findPhrase(visible, cue)) {
+      if (!scan.mask.free(hit.from, hit.to)) continue;
+      intent.superlative ??= dir;
+      intent.concept ??= concept;
+      scan.mask.take(hit.from, hit.to);
     }
   }
-  for (const [kind, re] of [
-    ["max", MAX],
-    ["min", MIN],
-  ] as const) {
-    for (const m of visible.matchAll(re)) {
-      intent.superlative ??= kind;
-      scan.mask.take(m.index ?? 0, (m.index ?? 0) + m[0].length);
+  const flags = ["count", "distinct", "avg", "sum", "rank", "share"] as const;
+  const cues = (Object.keys(AGGREGATE_CUES) as AggregateCue[])
+    .flatMap((kind) => AGGREGATE_CUES[kind].map((cue) => ({ kind, cue })))
+    .sort((x, y) => y.cue.length - x.cue.length);
+  for (const { kind, cue } of cues) {
+    for (const hit of findPhrase(visible, cue)) {
+      if (!scan.mask.free(hit.from, hit.to)) continue;
+      scan.mask.take(hit.from, hit.to);
+      if (kind === "max" || kind === "min") intent.superlative ??= kind;
+      else if ((flags as readonly string[]).includes(kind)) intent[kind as (typeof flags)[number]] = true;
     }
   }
   return intent;
+}
+
+/** Does the question ask for a computation over rows (in any language of the cue tables)? */
+export function asksAggregate(question: string): boolean {
+  const text = question.normalize("NFKC").toLowerCase();
+  return (
+    (Object.values(AGGREGATE_CUES) as (readonly string[])[]).some((cues) =>
+      cues.some((cue) => findPhrase(text, cue).length > 0),
+    ) || MEASURE_ADJECTIVES.some((a) => findPhrase(text, a.cue).length > 0)
+  );
 }
 
 /** What rows are grouped by: a column, or the month or year of a date column. */
@@ -54,7 +66,7 @@ export interface Grouping {
 }
 
 const LEAD =
-  "(?:which|what|per|by|for each|for every|each|across|grouped by|broken down by|break down by|breakdown by)";
+  "(?:which|what|per|by|for each|for every|each|across|grouped by|broken down by|break down by|breakdown by|rank the|rank|welche|welcher|welches|pro|je|nach)";
 
 /** `which service ...`, `per channel`, `by month`: the grouping, if the question names one. */
 export function findGrouping(scan: Scan, dateColumn: ColumnProfile | undefined): Grouping | undefined {
@@ -73,7 +85,7 @@ export function findGrouping(scan: Scan, dateColumn: ColumnProfile | undefined):
         alias,
         make: () =>
           dateColumn && {
-            sql: `substr(${ident(dateColumn.name)}, 1, ${unit === "month" ? 7 : 4})`,
+            sql: sqliteDialect.datePrefix(dateColumn.name, unit === "month" ? 7 : 4),
             name: unit,
             column: dateColumn,
           },

@@ -40,9 +40,17 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Whole-phrase occurrences of `phrase` in `text` (letters and digits delimit words). */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Letters that join a word (CJK text has no spaces: a Latin word next to it still stands alone). */
+const WORD = "[\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{N}]";
+
+/**
+ * Whole-phrase occurrences of `phrase` in `text`: a Latin phrase must not touch other letters or digits; a
+ * CJK phrase (written without spaces) matches anywhere.
+ */
 export function findPhrase(text: string, phrase: string): Hit[] {
   if (phrase.trim() === "") return [];
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase).replace(/\s+/g, "\\s+")}(?![\\p{L}\\p{N}])`, "gu");
+  const body = escapeRegExp(phrase).replace(/\s+/g, "\\s+");
+  const re = CJK.test(phrase) ? new RegExp(body, "gu") : new RegExp(`(?<!${WORD})${body}(?!${WORD})`, "gu");
   return [...text.matchAll(re)].map((m) => ({ from: m.index ?? 0, to: (m.index ?? 0) + m[0].length }));
 }

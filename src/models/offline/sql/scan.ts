@@ -5,6 +5,8 @@ import type { ColumnProfile } from "./types.js";
 export interface Scan {
   /** NFKC, lower case. */
   text: string;
+  /** NFKC as written (same offsets as `text`; codes like `IT` are matched here, case and all). */
+  original: string;
   /** `text` with `_` and `-` as spaces (same offsets). */
   loose: string;
   mask: Mask;

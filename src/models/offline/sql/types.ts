@@ -15,15 +15,22 @@ export interface ColumnProfile {
   aliases: string[];
   /** For a date column: the stem of its verb (`created_at` -> `created`). */
   verb?: string;
+  /** Empty cells, and distinct non-empty values (from `describe_table`). */
+  nulls?: number;
+  distinct?: number;
+  /** Values are yes/no (or true/false): naming the column means `= yes`. */
+  boolean?: boolean;
 }
 
 /** One condition of the WHERE clause, with how to say it. */
 export interface SqlCondition {
   sql: string;
   label: string;
+  /** Where the question names it (a share's part is its last-named condition). */
+  at?: number;
 }
 
-export type SqlPlanKind = "count" | "count_distinct" | "sum" | "avg" | "min" | "max" | "group" | "top_group";
+export type SqlPlanKind = "count" | "count_distinct" | "sum" | "avg" | "min" | "max" | "group" | "top_group" | "share";
 
 /** A question turned into SQL over one table. */
 export interface SqlPlan {
@@ -44,6 +51,10 @@ export interface SqlPlan {
   order?: "asc" | "desc";
   /** For sum/avg/min/max: what is measured, in words (`amount`, `days from created_at to resolved_at`). */
   measure?: string;
+  /** For share: the condition whose share of the matching rows is asked, in words. */
+  part?: string;
+  /** Question words no column, value or cue accounted for (the answer says so). */
+  unmapped?: string[];
 }
 
 export interface PlanSqlOptions {
@@ -51,4 +62,8 @@ export interface PlanSqlOptions {
   table: TableSchema & { description: string };
   /** Rows of `describe_table` for this table (column, type, values, min, max, kind). */
   describe?: readonly Record<string, unknown>[];
+  /** Question words left unaccounted for that a plan may still carry (and name in its answer); default 0. */
+  maxUnmapped?: number;
+  /** Rows of the distinct-values probe (`column`, `value`), when it ran. */
+  distinct?: readonly Record<string, unknown>[];
 }
