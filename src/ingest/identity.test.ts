@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { identityWords } from "./identity.js";
+
+describe("identityWords", () => {
+  it("gives a row's or a JSON line's key", () => {
+    expect(identityWords("safety_reports.jsonl#NM-22").split(" ")).toEqual(expect.arrayContaining(["nm", "22"]));
+    expect(identityWords("shipments.csv#KF-000688")).toContain("000688");
+  });
+
+  it("leaves out a key of digits alone", () => {
+    expect(identityWords("passages.jsonl#17")).toBe("");
+  });
+
+  it("gives a file's name and the words of its stem", () => {
+    const words = identityWords("hub_handbooks/ja/osaka-anzen-kisoku.md").split(" ");
+    expect(words).toEqual(expect.arrayContaining(["osaka", "anzen", "kisoku"]));
+    expect(words).not.toContain("hub_handbooks");
+  });
+
+  it("caps what it reads of a hostile id", () => {
+    expect(identityWords(`x.jsonl#${"A".repeat(100_000)}`).length).toBeLessThanOrEqual(200);
+  });
+});
