@@ -113,11 +113,17 @@ export interface DraftAnswer {
 
 export interface EngineContext {
   signal: AbortSignal;
-  /** A read-only retrieval probe under the run's principal (for routing by probe scores). */
-  probe?: (query: string, options: { sources?: string[]; k?: number }) => Promise<Passage[]>;
+  /**
+   * A read-only retrieval probe under the run's principal (for routing by probe scores). It runs as a traced
+   * `search` call through the run's executor and counts in `usage.probes`; `undefined` when the run's probe
+   * budget (`limits.maxProbes`) is spent or the search failed: the caller then decides without it (never as
+   * "nothing found").
+   */
+  probe?: (query: string, options: { sources?: string[]; k?: number }) => Promise<Passage[] | undefined>;
   /**
    * The entity graph under the run's principal, when the store keeps one: the entity with this exact key,
-   * and whether a readable document is titled after it (defines it).
+   * and whether a readable document is titled after it (defines it). A traced `search_entity` probe, budgeted
+   * like `probe`.
    */
   entity?: (value: string) => Promise<{ entity: GraphEntity; defined: boolean } | undefined>;
 }

@@ -17,6 +17,11 @@ export interface ToolCallRequest {
   args: Record<string, unknown>;
   /** The sub-question this call serves, when the planner decomposed the question. */
   subQuestion?: number;
+  /**
+   * `probe`: a look-up the engine made to decide (route, rank sources, check a name), not a search the plan
+   * asked for. It runs through the same executor, trace and budgets; its passages are not evidence.
+   */
+  purpose?: "probe";
 }
 
 export interface SubQuestionGrade {
@@ -52,6 +57,8 @@ export type TraceEvent =
       best?: number;
       cached?: boolean;
       hint?: string;
+      /** Set for a probe (see `ToolCallRequest.purpose`). */
+      purpose?: "probe";
       ms: number;
     })
   | (EventBase & { kind: "grade"; subQuestions: SubQuestionGrade[]; sufficient: boolean; threshold: number })

@@ -8,7 +8,8 @@ const NOT_RETRIEVAL = new Set(["list_sources"]);
 export function retrievalRounds(answer: Pick<Answer, "evidence"> | undefined, events: readonly TraceEvent[]): number {
   const steps = new Set<number>();
   for (const event of events) {
-    if (event.kind === "tool-call-start" && !NOT_RETRIEVAL.has(event.call.tool)) steps.add(event.step);
+    if (event.kind === "tool-call-start" && event.call.purpose !== "probe" && !NOT_RETRIEVAL.has(event.call.tool))
+      steps.add(event.step);
   }
   if (steps.size === 0) for (const e of answer?.evidence ?? []) steps.add(e.step);
   return steps.size;

@@ -85,6 +85,7 @@ async function bridges(
     }
     if (!ctx.probe) continue;
     const hits = await ctx.probe(entry[0], { k: 2 });
+    if (hits === undefined) continue;
     if (hits.some((h) => h.title && mentions(h.title, entry[0]))) entry[1] += 1;
     else if (!hits.some((h) => mentions(fullText(h), entry[0]))) entry[1] -= 1;
   }

@@ -46,7 +46,7 @@ export async function routeQuestion(state: AgentState, ctx: EngineContext): Prom
   if (definition && ctx.probe) {
     const term = (definition[1] ?? definition[2] ?? "").trim();
     const hits = await ctx.probe(term, { k: 3 });
-    if (!hits.some((h) => mentions(fullText(h), term))) {
+    if (hits !== undefined && !hits.some((h) => mentions(fullText(h), term))) {
       return {
         route: "none",
         reason: `general knowledge: the knowledge base never mentions "${term}"`,
@@ -79,7 +79,7 @@ export async function rankSources(
     let probe = 0;
     let entityHit = 0;
     if (ctx.probe) {
-      const hits = await ctx.probe(query, { sources: [source.name], k: 3 });
+      const hits = (await ctx.probe(query, { sources: [source.name], k: 3 })) ?? [];
       probe = hits[0]?.score ?? 0;
       if (part.entities.length > 0 && hits.some((h) => part.entities.some((e) => mentions(fullText(h), e))))
         entityHit = 1;
