@@ -19,7 +19,7 @@ function probingEngine(probes: { query: string; sources?: string[] }[]) {
       return { route: "none", reason: "probed", reply: "done" };
     },
     async plan() {
-      return { thought: "", calls: [], done: true };
+      return { thought: "", subQuestions: [], calls: [], done: true };
     },
     async grade() {
       return { subQuestions: [], sufficient: true, threshold: 0 };
