@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { identityWords } from "./identity.js";
+import { identityWords, missingIdentity } from "./identity.js";
 
 describe("identityWords", () => {
   it("gives a row's or a JSON line's key", () => {
@@ -15,6 +15,11 @@ describe("identityWords", () => {
     const words = identityWords("hub_handbooks/ja/osaka-anzen-kisoku.md").split(" ");
     expect(words).toEqual(expect.arrayContaining(["osaka", "anzen", "kisoku"]));
     expect(words).not.toContain("hub_handbooks");
+  });
+
+  it("adds to a chunk only the identity words it and its title do not already hold", () => {
+    expect(missingIdentity(identityWords("t.csv#T-1009"), "ticket_id t 1009 status open", "T-1009")).toBe("");
+    expect(missingIdentity(identityWords("r.jsonl#NM-22"), "forklift hit a rack", "Forklift")).toBe("nm 22");
   });
 
   it("caps what it reads of a hostile id", () => {

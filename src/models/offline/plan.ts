@@ -38,6 +38,40 @@ async function searchCalls(
   return calls;
 }
 
+/**
+ * The first search of a part also runs over every readable source at once, when there are several: the
+ * sources ranked best for a part are a guess from descriptions and probes, and one search over all of them
+ * is what a plain single pass would see. The loop starts from no less than that and adds its own searches.
+ */
+function broadCall(
+  state: AgentState,
+  index: number,
+  query: string,
+  settings: OfflineSettings,
+  exclude: Set<string>,
+): Call[] {
+  if (state.sources.length < 2 || settings.retrieval.broadK <= 0) return [];
+  const args = { query, k: settings.retrieval.broadK };
+  const key = callKey("search", args);
+  if (exclude.has(key)) return [];
+  exclude.add(key);
+  return [{ tool: "search", args, subQuestion: index }];
+}
+
+/**
+ * The passages a hop may start from: when the part names an entity (an id, a name) and some passage of the
+ * latest hop mentions it, only those. A hop chains from what the question named ("the hub where KF-000388 was
+ * shipped from" starts at KF-000388's row), not from the other rows or pages the same search brought up.
+ */
+export function anchored<P extends { title?: string; section?: string; text: string }>(
+  part: Pick<QuestionPart, "entities">,
+  passages: readonly P[],
+): P[] {
+  if (part.entities.length === 0) return [...passages];
+  const named = passages.filter((p) => part.entities.some((e) => mentions(fullText(p), e)));
+  return named.length > 0 ? named : [...passages];
+}
+
 /** An entity every word of which an earlier query already held has been followed (or asked) before. */
 function usedAlready(entity: string, used: Set<string>): boolean {
   const words = entity.toLowerCase().split(/\s+/).filter(Boolean);
@@ -58,19 +92,21 @@ async function bridges(
 ): Promise<string[]> {
   const records = callsForPart(state, index).filter((r) => r.passageKeys.length > 0);
   const latest = records.filter((r) => r.step === records.at(-1)?.step);
+  const seeds = anchored(
+    part,
+    latest.flatMap((record) => passagesOf(state, record, 3).map((p) => p.passage)),
+  );
   const scored = new Map<string, number>();
-  for (const record of latest) {
-    for (const { passage } of passagesOf(state, record, 3)) {
-      const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
-      for (const unit of candidates) {
-        // A sentence (or title) that tries to steer an AI does not steer the search either.
-        if (looksLikeInstruction(unit)) continue;
-        const touch = coverage(part.terms, unit);
-        if (touch === 0 && unit !== passage.title) continue;
-        for (const entity of newEntities(unit, state.standaloneQuestion)) {
-          if (usedAlready(entity, used)) continue;
-          scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2));
-        }
+  for (const passage of seeds) {
+    const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
+    for (const unit of candidates) {
+      // A sentence (or title) that tries to steer an AI does not steer the search either.
+      if (looksLikeInstruction(unit)) continue;
+      const touch = coverage(part.terms, unit);
+      if (touch === 0 && unit !== passage.title) continue;
+      for (const entity of newEntities(unit, state.standaloneQuestion)) {
+        if (usedAlready(entity, used)) continue;
+        scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2));
       }
     }
   }
@@ -118,6 +154,7 @@ export async function planCalls(
         thoughts.push(`part ${index + 1}: an aggregation; look at the table ${String(describe[0]!.args.table)}`);
       } else {
         calls.push(...(await searchCalls(state, ctx, part, index, query, settings.firstK, settings, issued)));
+        calls.push(...broadCall(state, index, query, settings, issued));
         thoughts.push(`part ${index + 1}: search for "${query}"`);
       }
       continue;

@@ -16,6 +16,11 @@ export interface OfflineSettings {
   bridgesPerHop: number;
   /** Share of a part's terms the chosen answer sentences must cover, or the part is unsupported. */
   minAnswerCoverage: number;
+  /** Retrieval: how the loop searches beyond the part's best sources. */
+  retrieval: {
+    /** Passages of the first search of a part over every readable source at once (0: none). */
+    broadK: number;
+  };
 }
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
@@ -29,6 +34,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.9,
     bridgesPerHop: 1,
     minAnswerCoverage: 0.5,
+    retrieval: { broadK: 3 },
   },
   balanced: {
     threshold: 0.8,
@@ -40,6 +46,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.8,
     bridgesPerHop: 1,
     minAnswerCoverage: 0.34,
+    retrieval: { broadK: 3 },
   },
   thorough: {
     threshold: 0.85,
@@ -51,6 +58,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.6,
     bridgesPerHop: 2,
     minAnswerCoverage: 0.3,
+    retrieval: { broadK: 5 },
   },
 };
 
