@@ -4,6 +4,7 @@ import { entityKey, type GraphEntity, graphOf } from "../spec/graph.js";
 import type { Passage } from "../spec/passage.js";
 import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
+import { readsOf } from "../tools/define-tool.js";
 import { executeToolCall } from "../tools/execute-tool-call.js";
 import { bestScore } from "../tools/passage-result.js";
 import { searchEntityTool } from "../tools/search-entity.js";
@@ -233,7 +234,7 @@ export class RunContext {
     this.usage.probes = (this.usage.probes ?? 0) + 1;
     const call: ToolCallRequest = { callId: this.newId(), tool, args, purpose: "probe" };
     const step = this.state.step;
-    this.emit({ kind: "tool-call-start", step, call });
+    this.emit({ kind: "tool-call-start", step, call, reads: readsOf(this.probeTools.get(tool)) });
     const running = this.callTool(call, this.probeTools).then(({ result, ms }) => {
       const passages = result.passages ?? [];
       this.emit({

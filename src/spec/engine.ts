@@ -7,12 +7,22 @@ import type { ToolStatus } from "./tool-result.js";
 import type { Route, SubQuestionGrade, ToolCallRequest } from "./trace.js";
 
 /** What a planner is told about a tool. `inputSchema` is JSON Schema (from the tool's zod schema). */
+/**
+ * What a tool call reads of the knowledge base: passages of documents (a retrieval), rows or schemas of
+ * tables (a retrieval whose answer may come from any table it could read), or nothing (listing sources).
+ */
+export type ToolReads = "passages" | "tables" | "none";
+
 export interface ToolDescriptor {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
   /** Safe to run in parallel with other calls. */
   parallelSafe: boolean;
+  /** What a call reads (absent: passages). */
+  reads?: ToolReads;
+  /** Its results may be cached. */
+  cacheable?: boolean;
 }
 
 export type Preset = "conservative" | "balanced" | "thorough";

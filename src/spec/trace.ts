@@ -1,4 +1,5 @@
 import type { Answer, StopReason, Usage } from "./answer.js";
+import type { ToolReads } from "./engine.js";
 import type { Passage } from "./passage.js";
 import type { ToolStatus } from "./tool-result.js";
 
@@ -46,7 +47,12 @@ export type TraceEvent =
   | (EventBase & { kind: "run-start"; question: string; standaloneQuestion: string; mode: string; model: string })
   | (EventBase & { kind: "route"; route: Route; reason: string })
   | (EventBase & { kind: "plan"; thought: string; subQuestions: string[]; calls: ToolCallRequest[] })
-  | (EventBase & { kind: "tool-call-start"; call: ToolCallRequest })
+  | (EventBase & {
+      kind: "tool-call-start";
+      call: ToolCallRequest;
+      /** What the tool reads, from its definition (absent in runs saved before tools declared it). */
+      reads?: ToolReads;
+    })
   | (EventBase & {
       kind: "tool-call-end";
       callId: string;

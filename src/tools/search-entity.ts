@@ -22,6 +22,9 @@ export const searchEntityTool = defineTool({
     "Find an entity (ticket id, endpoint, IP, e-mail, service, team, person, document title) and the passages that mention it. Exact matches come first, then partial ones.",
   inputSchema: searchEntityInput,
   parallelSafe: true,
+  cacheable: true,
+  reads: "passages",
+  describeCall: (args) => `the entity '${args.value}'`,
   async execute(args, ctx) {
     const graph = graphOf(ctx.store);
     if (!graph) return noGraph("search_entity");
