@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineContext } from "../../spec/engine.js";
 import { makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
-import { anchored, planCalls } from "./plan.js";
+import { anchored, planCalls, searchableWords } from "./plan.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 const ctx: EngineContext = { signal: new AbortController().signal, probe: async () => [] };
@@ -24,7 +24,7 @@ describe("planCalls, first round", () => {
     const parts = decompose(one.standaloneQuestion);
     const single = await planCalls(one, ctx, parts, OFFLINE_PRESETS.balanced);
     expect(single.calls.every((c) => c.args.corpus !== undefined)).toBe(true);
-    const off = { ...OFFLINE_PRESETS.balanced, retrieval: { broadK: 0 } };
+    const off = { ...OFFLINE_PRESETS.balanced, retrieval: { ...OFFLINE_PRESETS.balanced.retrieval, broadK: 0 } };
     const none = await planCalls(makeState(), ctx, parts, off);
     expect(none.calls.every((c) => c.args.corpus !== undefined)).toBe(true);
   });
@@ -37,11 +37,23 @@ describe("anchored", () => {
   ];
 
   it("starts a hop only from passages naming the question's entity, when some do", () => {
-    expect(anchored({ entities: ["KF-000388"] }, rows)).toEqual([rows[1]]);
+    expect(anchored({ entities: ["KF-000388"] }, rows)).toEqual({ passages: [rows[1]], named: true });
   });
 
   it("keeps every passage when none names it, or the part names nothing", () => {
-    expect(anchored({ entities: ["KF-000999"] }, rows)).toEqual(rows);
-    expect(anchored({ entities: [] }, rows)).toEqual(rows);
+    expect(anchored({ entities: ["KF-000999"] }, rows)).toEqual({ passages: rows, named: false });
+    expect(anchored({ entities: [] }, rows)).toEqual({ passages: rows, named: false });
+  });
+});
+
+describe("searchableWords", () => {
+  it("keeps the segmenter's words of Japanese text, not its character bigrams or lone kana", () => {
+    const text = "ラベルの取り違えが見つかった出荷";
+    const kept = searchableWords(["ラベル", "取り違え", "出荷", "でラ", "ベル", "つ", "nm", "26"], text);
+    expect(kept).toContain("ラベル");
+    expect(kept).toContain("出荷");
+    expect(kept).not.toContain("ベル");
+    expect(kept).not.toContain("つ");
+    expect(kept).toEqual(expect.arrayContaining(["nm", "26"]));
   });
 });

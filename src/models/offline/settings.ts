@@ -20,6 +20,11 @@ export interface OfflineSettings {
   retrieval: {
     /** Passages of the first search of a part over every readable source at once (0: none). */
     broadK: number;
+    /**
+     * How much a line of a passage naming the question's entity counts as touching the part when it shares
+     * none of its words: enough to make its names candidates for the next hop, less than any real overlap.
+     */
+    anchorTouch: number;
   };
 }
 
@@ -34,7 +39,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.9,
     bridgesPerHop: 1,
     minAnswerCoverage: 0.5,
-    retrieval: { broadK: 3 },
+    retrieval: { broadK: 3, anchorTouch: 0.05 },
   },
   balanced: {
     threshold: 0.8,
@@ -46,7 +51,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.8,
     bridgesPerHop: 1,
     minAnswerCoverage: 0.34,
-    retrieval: { broadK: 3 },
+    retrieval: { broadK: 3, anchorTouch: 0.05 },
   },
   thorough: {
     threshold: 0.85,
@@ -58,7 +63,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.6,
     bridgesPerHop: 2,
     minAnswerCoverage: 0.3,
-    retrieval: { broadK: 5 },
+    retrieval: { broadK: 5, anchorTouch: 0.05 },
   },
 };
 
