@@ -279,7 +279,7 @@ export class RunContext {
   /** An exact entity of the graph, looked up by a `search_entity` probe under the principal's ACL. */
   private readonly entity = async (value: string) => {
     if (!graphOf(this.options.store)) return undefined;
-    const result = await this.runProbe("search_entity", { value, k: 3 });
+    const result = await this.runProbe("search_entity", { value, k: 3, evidence: 3 });
     if (result === undefined) return undefined;
     const key = entityKey(value);
     const entity = (result.rows ?? []).find((row) => row.key === key) as GraphEntity | undefined;

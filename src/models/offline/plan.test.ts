@@ -44,6 +44,11 @@ describe("anchored", () => {
     expect(anchored({ entities: ["KF-000999"] }, rows)).toEqual({ passages: rows, named: false });
     expect(anchored({ entities: [] }, rows)).toEqual({ passages: rows, named: false });
   });
+
+  it("is not narrowed by a plain name, which many pages mention", () => {
+    const pages = [{ text: "Karel Purkyně died in Prague." }, { text: "The clock of Prague was built in 1410." }];
+    expect(anchored({ entities: ["Karel Purkyně"] }, pages)).toEqual({ passages: pages, named: false });
+  });
 });
 
 describe("searchableWords", () => {

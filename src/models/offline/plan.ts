@@ -59,16 +59,19 @@ function broadCall(
 }
 
 /**
- * The passages a hop may start from: when the part names an entity (an id, a name) and some passage of the
- * latest hop mentions it, only those. A hop chains from what the question named ("the hub where KF-000388 was
- * shipped from" starts at KF-000388's row), not from the other rows or pages the same search brought up.
+ * The passages a hop may start from: when the part names an identifier (a code with a digit: a shipment, a
+ * report, a ticket) and some passage of the latest hop mentions it, only those. A hop chains from the record
+ * the question named ("the hub where KF-000388 was shipped from" starts at KF-000388's row), not from the
+ * other rows the same search brought up. A plain name is mentioned by many pages, each a fair place to start,
+ * and does not narrow them.
  */
 export function anchored<P extends { title?: string; section?: string; text: string }>(
   part: Pick<QuestionPart, "entities">,
   passages: readonly P[],
 ): { passages: P[]; named: boolean } {
-  if (part.entities.length === 0) return { passages: [...passages], named: false };
-  const named = passages.filter((p) => part.entities.some((e) => mentions(fullText(p), e)));
+  const ids = part.entities.filter((e) => /\d/.test(e) && /\p{L}/u.test(e));
+  if (ids.length === 0) return { passages: [...passages], named: false };
+  const named = passages.filter((p) => ids.some((e) => mentions(fullText(p), e)));
   return named.length > 0 ? { passages: named, named: true } : { passages: [...passages], named: false };
 }
 
