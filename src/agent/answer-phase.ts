@@ -44,7 +44,7 @@ function stopReasonFor(loop: StopReason, refused: boolean): StopReason {
 export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerator<TraceEvent, FinalContent> {
   const { state } = run;
   const refuse = (stopReason: StopReason, detail?: string, unsupported?: string[]): FinalContent => {
-    const { text, reason } = refusal({ state, stopReason, detail });
+    const { text, reason } = refusal({ state, stopReason, detail, toolset: run.toolset });
     return {
       status: "refused",
       text,

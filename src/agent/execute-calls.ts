@@ -3,6 +3,7 @@ import type { CallRecord } from "../spec/engine.js";
 import { passageKey } from "../spec/passage.js";
 import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
+import { readsOf } from "../tools/define-tool.js";
 import { bestScore } from "../tools/passage-result.js";
 import type { RunContext } from "./run-context.js";
 
@@ -30,7 +31,7 @@ export async function* executeCalls(
     interrupted ??= run.budgetStop("tool");
     if (interrupted) return false;
     run.usage.toolCalls++;
-    run.emit({ kind: "tool-call-start", step, call });
+    run.emit({ kind: "tool-call-start", step, call, reads: readsOf(run.toolset.get(call.tool)) });
     return true;
   };
   const end = (call: ToolCallRequest, result: ToolResult, ms: number) => {

@@ -17,6 +17,8 @@ export type AgentMode = "auto" | "rag" | "agentic";
 export interface AgentLimits {
   maxSteps: number;
   maxToolCalls: number;
+  /** Look-ups the engine may make to decide (routing, source ranking, name checks); see `usage.probes`. */
+  maxProbes: number;
   /** Input plus output tokens over every engine call. */
   maxTokens: number;
   maxCostUsd: number;
@@ -111,6 +113,7 @@ export function resolveSettings(options: RunAgentOptions): ResolvedSettings {
   const limits: AgentLimits = {
     maxSteps: presetSettings.limits.maxSteps,
     maxToolCalls: presetSettings.limits.maxToolCalls,
+    maxProbes: presetSettings.limits.maxProbes,
     maxTokens: Number.POSITIVE_INFINITY,
     maxCostUsd: Number.POSITIVE_INFINITY,
     timeoutMs: 60_000,
@@ -122,8 +125,14 @@ export function resolveSettings(options: RunAgentOptions): ResolvedSettings {
       throw new InvalidInputError(`limits.${name} must be a positive number`, { field: `limits.${name}` });
     }
   }
-  if (!Number.isInteger(limits.maxSteps) || !Number.isInteger(limits.maxToolCalls)) {
-    throw new InvalidInputError("limits.maxSteps and limits.maxToolCalls must be integers", { field: "limits" });
+  if (
+    !Number.isInteger(limits.maxSteps) ||
+    !Number.isInteger(limits.maxToolCalls) ||
+    !Number.isInteger(limits.maxProbes)
+  ) {
+    throw new InvalidInputError("limits.maxSteps, limits.maxToolCalls and limits.maxProbes must be integers", {
+      field: "limits",
+    });
   }
   return { mode, preset, presetSettings, limits, checkpoints: options.checkpoints ?? {} };
 }

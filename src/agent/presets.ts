@@ -6,6 +6,8 @@ export interface PresetSettings {
     /** Plan -> search -> grade rounds. */
     maxSteps: number;
     maxToolCalls: number;
+    /** Engine look-ups (probes) per run: routing, source ranking and name checks, each one traced. */
+    maxProbes: number;
   };
   search: {
     /** Passages per search in the single-pass (rag) route. */
@@ -23,17 +25,17 @@ export interface PresetSettings {
 
 export const PRESETS: Readonly<Record<Preset, PresetSettings>> = Object.freeze({
   conservative: {
-    limits: { maxSteps: 3, maxToolCalls: 8 },
+    limits: { maxSteps: 3, maxToolCalls: 8, maxProbes: 80 },
     search: { k: 5, lowConfidence: 0.45 },
     answer: { allowPartial: false, maxUnsupportedShare: 0.34 },
   },
   balanced: {
-    limits: { maxSteps: 5, maxToolCalls: 12 },
+    limits: { maxSteps: 5, maxToolCalls: 12, maxProbes: 160 },
     search: { k: 6, lowConfidence: 0.35 },
     answer: { allowPartial: true, maxUnsupportedShare: 0.99 },
   },
   thorough: {
-    limits: { maxSteps: 8, maxToolCalls: 24 },
+    limits: { maxSteps: 8, maxToolCalls: 24, maxProbes: 320 },
     search: { k: 8, lowConfidence: 0.3 },
     answer: { allowPartial: true, maxUnsupportedShare: 0.99 },
   },

@@ -1,6 +1,8 @@
 import type { StopReason } from "../spec/answer.js";
 import type { AgentState } from "../spec/engine.js";
 import { queryTerms } from "../text/tokenize.js";
+import { describeToolCall } from "../tools/define-tool.js";
+import type { Toolset } from "../tools/toolset.js";
 import { normalise } from "./citations.js";
 
 const WHY: Partial<Record<StopReason, string>> = {
@@ -15,14 +17,13 @@ const WHY: Partial<Record<StopReason, string>> = {
   spend_cap: "the daily spend cap was reached",
 };
 
-/** What was searched, as `api_docs for 'refund timeout' (3 passages)`. */
-export function describeSearches(calls: AgentState["calls"]): string[] {
+/**
+ * What was searched, as `api_docs for 'refund timeout' (3 passages)`: each call in its tool's own words
+ * (`Tool.describeCall`), else by its name and arguments.
+ */
+export function describeSearches(calls: AgentState["calls"], toolset?: Toolset): string[] {
   return calls.map(({ call, status, passageKeys }) => {
-    const args = call.args;
-    const what =
-      typeof args.query === "string"
-        ? `${typeof args.corpus === "string" ? args.corpus : typeof args.docId === "string" ? args.docId : "all sources"} for '${args.query}'`
-        : `${call.tool} ${JSON.stringify(args)}`;
+    const what = describeToolCall(toolset?.get(call.tool), call.tool, call.args);
     const found =
       status === "ok" || status === "low_confidence" ? `${passageKeys.length} passages` : status.replace("_", " ");
     return `${what} (${found})`;
@@ -43,8 +44,10 @@ export function refusal(options: {
   stopReason: StopReason;
   /** The answerer's own reason, or an error message. */
   detail?: string;
+  /** The run's tools, which say how each call is described. */
+  toolset?: Toolset;
 }): { text: string; reason: string } {
-  const searched = describeSearches(options.state.calls);
+  const searched = describeSearches(options.state.calls, options.toolset);
   const missing = missingTerms(options.state);
   const why = WHY[options.stopReason];
   const reason = [

@@ -116,7 +116,12 @@ async function* drive(run: RunContext): AsyncGenerator<TraceEvent, Answer> {
   } catch (error) {
     run.emit({ kind: "error", step: state.step, ...describeError(error, "the run failed") });
     const stopReason = run.interruption() ?? "insufficient_evidence";
-    const { text, reason } = refusal({ state, stopReason, detail: "An internal error stopped the run." });
+    const { text, reason } = refusal({
+      state,
+      stopReason,
+      detail: "An internal error stopped the run.",
+      toolset: run.toolset,
+    });
     final = { status: "refused", text, citations: [], stopReason, reason };
   }
   return yield* finish(run, final, model);

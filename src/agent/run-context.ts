@@ -1,13 +1,17 @@
 import type { StopReason, Usage } from "../spec/answer.js";
 import type { AgentState, EngineContext, LlmUsage, WithUsage } from "../spec/engine.js";
-import { entityKey, graphOf } from "../spec/graph.js";
+import { entityKey, type GraphEntity, graphOf } from "../spec/graph.js";
 import type { Passage } from "../spec/passage.js";
 import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
+import { readsOf } from "../tools/define-tool.js";
 import { executeToolCall } from "../tools/execute-tool-call.js";
+import { bestScore } from "../tools/passage-result.js";
+import { searchEntityTool } from "../tools/search-entity.js";
 import { createToolset, type Toolset } from "../tools/toolset.js";
 import { createTraceRecorder, type TraceEventInput, type TraceRecorder } from "../trace/recorder.js";
 import { onAbort } from "../util/on-abort.js";
+import { stableJson } from "../util/stable-json.js";
 import type { ResolvedSettings, RunAgentOptions } from "./options.js";
 import {
   costBudget,
@@ -38,9 +42,13 @@ class RunDeadline extends Error {
 /** The mutable state of one run: settings, agent state, usage, budgets, and the events not yet yielded. */
 export class RunContext {
   readonly state: AgentState;
-  readonly usage: Usage = { llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  readonly usage: Usage = { llmCalls: 0, toolCalls: 0, probes: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   readonly recorder: TraceRecorder;
   readonly toolset: Toolset;
+  /** The tools probes run: the run's `search`, and `search_entity` for name checks. */
+  private readonly probeTools: Toolset;
+  /** Probe results by call, so an engine asking the same thing twice in a run does not search twice. */
+  private readonly probed = new Map<string, Promise<ToolResult | undefined>>();
   readonly now: () => number;
   readonly newId: () => string;
   /** Steps that ran a plan (or the single retrieval pass). */
@@ -62,6 +70,7 @@ export class RunContext {
     const runId = this.newId();
     this.recorder = createTraceRecorder({ runId, now: this.now });
     this.toolset = options.toolset ?? createToolset({ sources: options.sources });
+    this.probeTools = createToolset({ sources: options.sources, tools: [searchEntityTool] });
     this.state = {
       runId,
       question: options.question,
@@ -211,34 +220,82 @@ export class RunContext {
     this.estimate.ms = Math.max(this.estimate.ms, ms);
   }
 
-  /** A read-only probe for routing, never wider than the sources the principal may read. */
-  private readonly probe = async (query: string, options: { sources?: string[]; k?: number }): Promise<Passage[]> => {
+  /**
+   * One look-up the engine makes to decide, run like any tool call: through the executor (principal, ACL,
+   * time limit, cache), traced as a `probe` call, counted in `usage.probes` and capped by `limits.maxProbes`.
+   * The same probe twice in a run is answered from the first. `undefined` when the budget is spent, the run
+   * is stopping, or the call failed.
+   */
+  private async runProbe(tool: string, args: Record<string, unknown>): Promise<ToolResult | undefined> {
+    const key = `${tool}\u0000${stableJson(args)}`;
+    const earlier = this.probed.get(key);
+    if (earlier) return earlier;
+    if ((this.usage.probes ?? 0) >= this.settings.limits.maxProbes || this.budgetStop("tool")) return undefined;
+    this.usage.probes = (this.usage.probes ?? 0) + 1;
+    const call: ToolCallRequest = { callId: this.newId(), tool, args, purpose: "probe" };
+    const step = this.state.step;
+    this.emit({ kind: "tool-call-start", step, call, reads: readsOf(this.probeTools.get(tool)) });
+    const running = this.callTool(call, this.probeTools).then(({ result, ms }) => {
+      const passages = result.passages ?? [];
+      this.emit({
+        kind: "tool-call-end",
+        step,
+        callId: call.callId,
+        tool,
+        status: result.status,
+        passages: passages.map(({ id, docId, source, score }) => ({ id, docId, source, score })),
+        ...(result.rows ? { rows: result.rows.length } : {}),
+        ...(passages.length > 0 ? { best: bestScore(passages) } : {}),
+        ...(result.cached ? { cached: true } : {}),
+        ...(result.hint ? { hint: result.hint } : {}),
+        purpose: "probe",
+        ms,
+      });
+      return PROBE_FAILED.has(result.status) ? undefined : result;
+    });
+    this.probed.set(key, running);
+    return running;
+  }
+
+  /** A read-only probe search, never wider than the sources the principal may read. */
+  private readonly probe = async (
+    query: string,
+    options: { sources?: string[]; k?: number },
+  ): Promise<Passage[] | undefined> => {
     const readable = this.options.sources.map((s) => s.name);
-    const sources = options.sources?.length ? options.sources.filter((s) => readable.includes(s)) : readable;
-    if (sources.length === 0) return [];
+    const wanted = options.sources?.length ? options.sources.filter((s) => readable.includes(s)) : readable;
+    if (wanted.length === 0) return [];
     const k = Math.min(20, Math.max(1, Math.floor(options.k ?? 5)));
-    return this.options.retriever.search(query, { principal: this.options.principal, sources, k, signal: this.signal });
+    const corpora = wanted.length === readable.length ? [undefined] : wanted;
+    const found: Passage[] = [];
+    for (const corpus of corpora) {
+      const result = await this.runProbe("search", { query, k, ...(corpus ? { corpus } : {}) });
+      if (result === undefined) return undefined;
+      found.push(...(result.passages ?? []));
+    }
+    return corpora.length === 1 ? found : found.sort((a, b) => b.score - a.score).slice(0, k);
   };
 
-  /** An exact entity of the graph, read through the principal's ACL like every other read. */
+  /** An exact entity of the graph, looked up by a `search_entity` probe under the principal's ACL. */
   private readonly entity = async (value: string) => {
-    const graph = graphOf(this.options.store);
-    if (!graph) return undefined;
+    if (!graphOf(this.options.store)) return undefined;
+    const result = await this.runProbe("search_entity", { value, k: 3, evidence: 3 });
+    if (result === undefined) return undefined;
     const key = entityKey(value);
-    const found = await graph.findEntities({ value, principal: this.options.principal, k: 3, evidence: 3 });
-    const entity = found.entities.find((e) => e.key === key);
+    const entity = (result.rows ?? []).find((row) => row.key === key) as GraphEntity | undefined;
     if (!entity) return undefined;
     const defined =
-      entity.type === "title" || found.passages.some((p) => p.title !== undefined && entityKey(p.title) === key);
+      entity.type === "title" ||
+      (result.passages ?? []).some((p) => p.title !== undefined && entityKey(p.title) === key);
     return { entity, defined };
   };
 
   /** Runs one tool call under the principal of this run (never one from the arguments). */
-  async callTool(call: ToolCallRequest): Promise<{ result: ToolResult; ms: number }> {
+  async callTool(call: ToolCallRequest, toolset = this.toolset): Promise<{ result: ToolResult; ms: number }> {
     const started = this.now();
     const execute = this.options.executeTool ?? executeToolCall;
     const result = await execute(
-      this.toolset,
+      toolset,
       call,
       {
         principal: this.options.principal,
@@ -258,6 +315,9 @@ export class RunContext {
     this.offCallerAbort();
   }
 }
+
+/** Probe outcomes that say nothing about the knowledge base (the caller decides without them). */
+const PROBE_FAILED: ReadonlySet<ToolResult["status"]> = new Set(["error", "timeout", "rate_limited", "denied"]);
 
 /** Settles with the promise, or rejects as soon as the signal fires (an engine that ignores it cannot hold the run). */
 function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

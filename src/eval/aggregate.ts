@@ -46,6 +46,7 @@ export const METRICS: readonly MetricDef[] = [
   ratio("leak_rate", "leak", "lower"),
   { name: "retrieval_rounds", from: "retrieval_rounds", agg: "mean", better: "lower", format: "count" },
   { name: "tool_calls", from: "tool_calls", agg: "mean", better: "lower", format: "count" },
+  { name: "probes", from: "probes", agg: "mean", better: "lower", format: "count" },
   { name: "llm_calls", from: "llm_calls", agg: "mean", better: "lower", format: "count" },
   { name: "tokens", from: "tokens", agg: "mean", better: "lower", format: "count" },
   { name: "cost_usd", from: "cost_usd", agg: "sum", better: "lower", format: "usd" },

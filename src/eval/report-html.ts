@@ -51,9 +51,9 @@ function typeSection(report: EvalReport): string {
   }));
   const rows = types.map(
     ([type, agg]) =>
-      `<tr><td>${esc(type)}</td><td>${agg.n}</td><td>${formatValue(agg.metrics.answer_correctness, "ratio")}</td><td>${formatValue(agg.metrics.evidence_recall, "ratio")}</td><td>${formatValue(agg.metrics["recall@5"], "ratio")}</td><td>${formatValue(agg.metrics.citation_precision, "ratio")}</td><td>${formatValue(agg.metrics.tool_recall, "ratio")}</td><td>${formatValue(agg.metrics.latency_p50_ms, "ms")}</td></tr>`,
+      `<tr><td>${esc(type)}</td><td>${agg.n}</td><td>${formatValue(agg.metrics.answer_correctness, "ratio")}</td><td>${formatValue(agg.metrics.evidence_recall, "ratio")}</td><td>${formatValue(agg.metrics["recall@5"], "ratio")}</td>${baseTypes ? `<td>${formatValue(baseTypes[type]?.metrics["recall@5"], "ratio")}</td>` : ""}<td>${formatValue(agg.metrics.citation_precision, "ratio")}</td><td>${formatValue(agg.metrics.tool_recall, "ratio")}</td><td>${formatValue(agg.metrics.latency_p50_ms, "ms")}</td></tr>`,
   );
-  const table = `<table><tr><th>type</th><th>n</th><th>correct</th><th>evidence recall</th><th>recall@5</th><th>citation precision</th><th>tool recall</th><th>latency p50</th></tr>${rows.join("")}</table>`;
+  const table = `<table><tr><th>type</th><th>n</th><th>correct</th><th>evidence recall</th><th>recall@5</th>${baseTypes ? "<th>single-pass recall@5</th>" : ""}<th>citation precision</th><th>tool recall</th><th>latency p50</th></tr>${rows.join("")}</table>`;
   return `<h2>By question type</h2>${table}<div class="charts">${barChart({ title: "Per type", series, groups })}${histogram(
     { title: "Latency", values: report.results.map((r) => r.metrics.latency_ms), unit: "ms" },
   )}</div>`;

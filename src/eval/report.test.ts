@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { answer } from "./__fixtures__/builders.js";
 import { goodAsk, MINI } from "./__fixtures__/mini-ask.js";
+import { recallComparison } from "./headline.js";
 import { loadEvalSet } from "./load-set.js";
 import { formatHeadline, writeReport } from "./report.js";
 import { runEval } from "./run-eval.js";
@@ -73,5 +74,19 @@ describe("formatHeadline", () => {
     expect(text).toMatch(/aggregation\s+1\s+0\.000/);
     expect(text).toContain("failures: retriever 1, answerer 1");
     expect(text).not.toContain("baseline");
+    expect(text).not.toContain("single-pass");
+  });
+
+  it("sets the loop's recall@5 beside the single pass's, overall and per type", async () => {
+    const text = formatHeadline(await report(true));
+    expect(text).toMatch(/recall@5: agentic \S+ vs single-pass 0\.000/);
+    expect(text).toContain("single-pass recall@5");
+  });
+});
+
+describe("recallComparison", () => {
+  it("says both and the difference", () => {
+    expect(recallComparison(0.63, 0.581)).toBe("recall@5: agentic 0.630 vs single-pass 0.581 (+0.049)");
+    expect(recallComparison(null, 0.5)).toContain("vs single-pass 0.500");
   });
 });

@@ -88,6 +88,7 @@ function errorMetrics(q: EvalQuestion, latencyMs: number): QuestionMetrics {
     retrieval_rounds: 0,
     leak: null,
     tool_calls: 0,
+    probes: 0,
     llm_calls: 0,
     tokens: 0,
     cost_usd: 0,

@@ -44,6 +44,7 @@ export interface QuestionMetrics {
   retrieval_rounds: number;
   leak: number | null;
   tool_calls: number;
+  probes: number;
   llm_calls: number;
   tokens: number;
   cost_usd: number;

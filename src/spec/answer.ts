@@ -29,7 +29,10 @@ export interface Citation {
 
 export interface Usage {
   llmCalls: number;
+  /** Tool calls the plan made (probes are counted apart, in `probes`). */
   toolCalls: number;
+  /** Look-ups the engine made to decide (routing, source ranking, name checks), through the same executor. */
+  probes?: number;
   inputTokens: number;
   outputTokens: number;
   costUsd: number;

@@ -7,12 +7,22 @@ import type { ToolStatus } from "./tool-result.js";
 import type { Route, SubQuestionGrade, ToolCallRequest } from "./trace.js";
 
 /** What a planner is told about a tool. `inputSchema` is JSON Schema (from the tool's zod schema). */
+/**
+ * What a tool call reads of the knowledge base: passages of documents (a retrieval), rows or schemas of
+ * tables (a retrieval whose answer may come from any table it could read), or nothing (listing sources).
+ */
+export type ToolReads = "passages" | "tables" | "none";
+
 export interface ToolDescriptor {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
   /** Safe to run in parallel with other calls. */
   parallelSafe: boolean;
+  /** What a call reads (absent: passages). */
+  reads?: ToolReads;
+  /** Its results may be cached. */
+  cacheable?: boolean;
 }
 
 export type Preset = "conservative" | "balanced" | "thorough";
@@ -115,11 +125,17 @@ export interface DraftAnswer {
 
 export interface EngineContext {
   signal: AbortSignal;
-  /** A read-only retrieval probe under the run's principal (for routing by probe scores). */
-  probe?: (query: string, options: { sources?: string[]; k?: number }) => Promise<Passage[]>;
+  /**
+   * A read-only retrieval probe under the run's principal (for routing by probe scores). It runs as a traced
+   * `search` call through the run's executor and counts in `usage.probes`; `undefined` when the run's probe
+   * budget (`limits.maxProbes`) is spent or the search failed: the caller then decides without it (never as
+   * "nothing found").
+   */
+  probe?: (query: string, options: { sources?: string[]; k?: number }) => Promise<Passage[] | undefined>;
   /**
    * The entity graph under the run's principal, when the store keeps one: the entity with this exact key,
-   * and whether a readable document is titled after it (defines it).
+   * and whether a readable document is titled after it (defines it). A traced `search_entity` probe, budgeted
+   * like `probe`.
    */
   entity?: (value: string) => Promise<{ entity: GraphEntity; defined: boolean } | undefined>;
 }

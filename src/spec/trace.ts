@@ -1,4 +1,5 @@
 import type { Answer, StopReason, Usage } from "./answer.js";
+import type { ToolReads } from "./engine.js";
 import type { Passage } from "./passage.js";
 import type { ToolStatus } from "./tool-result.js";
 
@@ -17,6 +18,11 @@ export interface ToolCallRequest {
   args: Record<string, unknown>;
   /** The sub-question this call serves, when the planner decomposed the question. */
   subQuestion?: number;
+  /**
+   * `probe`: a look-up the engine made to decide (route, rank sources, check a name), not a search the plan
+   * asked for. It runs through the same executor, trace and budgets; its passages are not evidence.
+   */
+  purpose?: "probe";
 }
 
 export interface SubQuestionGrade {
@@ -41,7 +47,12 @@ export type TraceEvent =
   | (EventBase & { kind: "run-start"; question: string; standaloneQuestion: string; mode: string; model: string })
   | (EventBase & { kind: "route"; route: Route; reason: string })
   | (EventBase & { kind: "plan"; thought: string; subQuestions: string[]; calls: ToolCallRequest[] })
-  | (EventBase & { kind: "tool-call-start"; call: ToolCallRequest })
+  | (EventBase & {
+      kind: "tool-call-start";
+      call: ToolCallRequest;
+      /** What the tool reads, from its definition (absent in runs saved before tools declared it). */
+      reads?: ToolReads;
+    })
   | (EventBase & {
       kind: "tool-call-end";
       callId: string;
@@ -52,6 +63,8 @@ export type TraceEvent =
       best?: number;
       cached?: boolean;
       hint?: string;
+      /** Set for a probe (see `ToolCallRequest.purpose`). */
+      purpose?: "probe";
       ms: number;
     })
   | (EventBase & { kind: "grade"; subQuestions: SubQuestionGrade[]; sufficient: boolean; threshold: number })

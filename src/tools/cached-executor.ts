@@ -5,15 +5,6 @@ import type { ToolContext } from "./define-tool.js";
 import { executeToolCall } from "./execute-tool-call.js";
 import type { Toolset } from "./toolset.js";
 
-/** Read tools whose results may be cached (they must also be `parallelSafe`). */
-export const CACHEABLE_TOOLS: readonly string[] = [
-  "search",
-  "search_by_source",
-  "search_entity",
-  "traverse_graph",
-  "find_path",
-];
-
 const CACHEABLE_STATUS: ReadonlySet<ToolStatus> = new Set(["ok", "no_results", "low_confidence"]);
 
 /** Same signature as `executeToolCall`. */
@@ -26,7 +17,7 @@ export type ToolExecutor = (
 
 export interface CreateCachedExecutorOptions {
   cache: SubQueryCache;
-  /** Tool names that may be cached. Default `CACHEABLE_TOOLS`. */
+  /** Only these tools (by name) may be cached; default every tool that declares itself `cacheable`. */
   tools?: readonly string[];
   /** The executor to wrap. Default `executeToolCall`. */
   execute?: ToolExecutor;
@@ -41,12 +32,13 @@ export interface CreateCachedExecutorOptions {
  */
 export function createCachedExecutor(options: CreateCachedExecutorOptions): ToolExecutor {
   const { cache } = options;
-  const allowed = new Set(options.tools ?? CACHEABLE_TOOLS);
+  const allowed = options.tools ? new Set(options.tools) : undefined;
   const execute = options.execute ?? executeToolCall;
 
   return async (toolset, call, ctx, execOptions) => {
     const tool = toolset.get(call.tool);
-    if (tool === undefined || !tool.parallelSafe || !allowed.has(tool.name) || ctx.signal.aborted) {
+    const cacheable = tool?.cacheable === true && tool.parallelSafe && (allowed?.has(tool.name) ?? true);
+    if (tool === undefined || !cacheable || ctx.signal.aborted) {
       return execute(toolset, call, ctx, execOptions);
     }
     const parsed = tool.inputSchema.safeParse(call.args ?? {});

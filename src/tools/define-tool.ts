@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Retriever } from "../retrieval/retriever.js";
-import type { ToolDescriptor } from "../spec/engine.js";
+import type { ToolDescriptor, ToolReads } from "../spec/engine.js";
 import type { Principal } from "../spec/principal.js";
 import type { SourceInfo } from "../spec/source.js";
 import type { StoreV1 } from "../spec/store.js";
@@ -29,7 +29,28 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   inputSchema: S;
   /** Safe to run in parallel with other calls (read-only, no shared mutable state). */
   parallelSafe: boolean;
+  /**
+   * Its ok / no_results / low_confidence results may be cached for the same arguments, principal and data
+   * (a read-only, deterministic tool that is also `parallelSafe`). Default false.
+   */
+  cacheable?: boolean;
+  /** What a call reads of the knowledge base (see `ToolReads`). Default `passages`. */
+  reads?: ToolReads;
+  /** How a call is described to a person, e.g. in a refusal: `api_docs for 'refund timeout'`. */
+  describeCall?: (args: z.output<S>) => string;
   execute(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** What a tool reads, with the default applied. */
+export function readsOf(tool: Pick<AnyTool, "reads"> | undefined): ToolReads {
+  return tool?.reads ?? "passages";
+}
+
+/** A call in words, by the tool's own `describeCall` (arguments validated first), else its name and arguments. */
+export function describeToolCall(tool: AnyTool | undefined, name: string, args: Record<string, unknown>): string {
+  const parsed = tool?.describeCall ? tool.inputSchema.safeParse(args) : undefined;
+  if (tool?.describeCall && parsed?.success) return tool.describeCall(parsed.data);
+  return `${name} ${JSON.stringify(args)}`;
 }
 
 /** A tool whose argument type is erased, as a toolset holds it. */
@@ -56,5 +77,12 @@ function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
 /** What a planner is told about the tool: the JSON Schema of the input the model writes. */
 export function describeTool(tool: AnyTool): ToolDescriptor {
   const schema = inputJsonSchema(tool.inputSchema);
-  return { name: tool.name, description: tool.description, inputSchema: schema, parallelSafe: tool.parallelSafe };
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: schema,
+    parallelSafe: tool.parallelSafe,
+    reads: readsOf(tool),
+    cacheable: tool.cacheable === true,
+  };
 }

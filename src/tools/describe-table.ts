@@ -33,6 +33,8 @@ export const describeTableTool = defineTool({
     table: z.string().trim().min(1, "table must not be empty").describe("The table name, as list_tables gives it."),
   }),
   parallelSafe: true,
+  reads: "tables",
+  describeCall: (args) => `the columns of table ${args.table}`,
   async execute(args, ctx) {
     const tables = await readableTables(ctx);
     const table = findTable(tables, args.table);

@@ -16,6 +16,9 @@ export const findPathTool = defineTool({
     "Find how two entities are connected: the shortest chain of entities (up to 5 hops) where each link is shown by a passage mentioning both, e.g. endpoint -> service -> team.",
   inputSchema: findPathInput,
   parallelSafe: true,
+  cacheable: true,
+  reads: "passages",
+  describeCall: (args) => `a path from '${args.from}' to '${args.to}'`,
   async execute(args, ctx) {
     const graph = graphOf(ctx.store);
     if (!graph) return noGraph("find_path");

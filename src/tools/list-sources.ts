@@ -7,6 +7,8 @@ export const listSourcesTool = defineTool({
   description: "List the knowledge sources you can search, with their descriptions and sizes.",
   inputSchema: z.object({}),
   parallelSafe: true,
+  reads: "none",
+  describeCall: () => "the list of sources",
   async execute(_args, ctx) {
     if (ctx.sources.length === 0) return { status: "no_results", rows: [], hint: "no source is readable by you" };
     const rows = ctx.sources.map((s) => ({

@@ -63,6 +63,8 @@ export const listTablesTool = defineTool({
     "Use it before writing SQL; describe_table shows a table's values.",
   inputSchema: z.object({}),
   parallelSafe: true,
+  reads: "tables",
+  describeCall: () => "the list of tables",
   async execute(_args, ctx) {
     const tables = await readableTables(ctx);
     if (tables.length === 0) {

@@ -131,6 +131,8 @@ export const runSqlTool = defineTool({
     "back as citable passages.",
   inputSchema: runSqlInput,
   parallelSafe: true,
+  reads: "tables",
+  describeCall: (args) => `SQL '${args.sql}'`,
   async execute(args, ctx) {
     let sql: string;
     try {

@@ -25,6 +25,9 @@ export const searchBySourceTool = defineTool({
   description: "Search inside one document for passages relevant to a query; use a docId from an earlier result.",
   inputSchema: searchBySourceInput,
   parallelSafe: true,
+  cacheable: true,
+  reads: "passages",
+  describeCall: (args) => `${args.docId} for '${args.query}'`,
   async execute(args, ctx) {
     // Without a source, an id two readable sources hold means the one whose source sorts first (StoreV1 rule).
     const doc = await ctx.store.getDocument(args.docId, ctx.principal, { source: args.source });

@@ -13,6 +13,13 @@ export const searchEntityInput = z.object({
     .describe("The entity as written: a ticket id, endpoint, IP, e-mail, service, team or person name, title."),
   type: entityTypeSchema.optional(),
   k: z.number().int().min(1).max(MAX_ENTITIES).default(5).describe(`How many entities, 1..${MAX_ENTITIES}.`),
+  evidence: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .optional()
+    .describe("Passages mentioning each entity, 1..10 (default: the store's, a few)."),
 });
 
 /** `search_entity`: look an entity up in the graph; rows are entities, passages the chunks that mention them. */
@@ -22,6 +29,9 @@ export const searchEntityTool = defineTool({
     "Find an entity (ticket id, endpoint, IP, e-mail, service, team, person, document title) and the passages that mention it. Exact matches come first, then partial ones.",
   inputSchema: searchEntityInput,
   parallelSafe: true,
+  cacheable: true,
+  reads: "passages",
+  describeCall: (args) => `the entity '${args.value}'`,
   async execute(args, ctx) {
     const graph = graphOf(ctx.store);
     if (!graph) return noGraph("search_entity");
@@ -30,6 +40,7 @@ export const searchEntityTool = defineTool({
       principal: ctx.principal,
       k: args.k,
       ...(args.type ? { type: args.type } : {}),
+      ...(args.evidence ? { evidence: args.evidence } : {}),
     });
     if (found.entities.length === 0) {
       return {

@@ -49,6 +49,9 @@ export function createSearchTool(options: { sources: readonly string[]; maxQuery
       (names.length > 0 ? `Sources: ${names.join(", ")}.` : "No sources are configured."),
     inputSchema: searchInputSchema(names, options.maxQueryChars),
     parallelSafe: true,
+    cacheable: true,
+    reads: "passages",
+    describeCall: (args) => `${args.corpus ?? "all sources"} for '${args.query}'`,
     async execute(args, ctx) {
       const readable = ctx.sources.map((s) => s.name);
       if (args.corpus !== undefined && !readable.includes(args.corpus)) {

@@ -16,6 +16,9 @@ export const traverseGraphTool = defineTool({
     "Walk the entity graph from an entity: what it is mentioned with (co-occurs) or defined by (a document titled by it), up to 3 hops. Each edge comes with the passages that show it.",
   inputSchema: traverseGraphInput,
   parallelSafe: true,
+  cacheable: true,
+  reads: "passages",
+  describeCall: (args) => `the graph around '${args.entity}' (depth ${args.depth})`,
   async execute(args, ctx) {
     const graph = graphOf(ctx.store);
     if (!graph) return noGraph("traverse_graph");

@@ -5,7 +5,12 @@ import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
 type Of<K extends TraceEvent["kind"]> = Extract<TraceEvent, { kind: K }>;
 
 /** What a call does, in words: `searching api_docs for 'refund timeout'`. */
-export function describeCall(call: Pick<ToolCallRequest, "tool" | "args">): string {
+export function describeCall(call: Pick<ToolCallRequest, "tool" | "args" | "purpose">): string {
+  const said = describeArgs(call);
+  return call.purpose === "probe" ? `probe: ${said}` : said;
+}
+
+function describeArgs(call: Pick<ToolCallRequest, "tool" | "args">): string {
   const { tool, args } = call;
   const query = typeof args.query === "string" ? `'${args.query}'` : undefined;
   if (tool === "search" && query)

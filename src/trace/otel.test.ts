@@ -22,8 +22,16 @@ const events: TraceEvent[] = [
     t: 10,
     kind: "tool-call-start",
     call: { callId: "c1", tool: "search", args: { corpus: "docs", query: "x", k: 5 } },
+    reads: "passages",
   },
-  { ...base, step: 1, t: 11, kind: "tool-call-start", call: { callId: "c2", tool: "list_sources", args: {} } },
+  {
+    ...base,
+    step: 1,
+    t: 11,
+    kind: "tool-call-start",
+    call: { callId: "c2", tool: "list_sources", args: {} },
+    reads: "none",
+  },
   {
     ...base,
     step: 1,

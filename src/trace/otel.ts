@@ -21,7 +21,6 @@ export interface SpanSpec {
 type Of<K extends TraceEvent["kind"]> = Extract<TraceEvent, { kind: K }>;
 
 const FAILED_TOOL = new Set(["error", "timeout", "rate_limited", "denied"]);
-const RETRIEVAL_TOOLS = new Set(["search", "search_by_source", "search_entity"]);
 
 /** `chat <model>` attributes for one engine call. */
 export function llmCallAttributes(e: Of<"llm-call">): Attributes {
@@ -118,7 +117,8 @@ export function spansFromEvents(options: { events: readonly TraceEvent[]; starte
         ...(end === undefined ? { error: "unfinished" } : {}),
         children: [],
       };
-      if (RETRIEVAL_TOOLS.has(e.call.tool)) {
+      // The tool's own declaration says whether the call retrieved passages (see `Tool.reads`).
+      if (e.reads === "passages") {
         const corpus = typeof e.call.args.corpus === "string" ? e.call.args.corpus : undefined;
         span.children.push({
           name: corpus ? `retrieval ${corpus}` : "retrieval",

@@ -7,8 +7,11 @@ import type { TraceEvent } from "../spec/trace.js";
 export const REDACTED = "[redacted]";
 export const REDACTED_ANSWER = "[redacted: this run read passages from sources or documents you can no longer read]";
 
-/** Tools that answer from tables (rows, counts, column values) rather than from passages alone. */
-const TABLE_TOOLS: ReadonlySet<string> = new Set(["run_sql", "describe_table", "list_tables"]);
+/**
+ * Table tools of runs saved before `tool-call-start` carried the tool's own `reads`; newer events say it
+ * themselves, from the tool definition.
+ */
+const LEGACY_TABLE_TOOLS: ReadonlySet<string> = new Set(["run_sql", "describe_table", "list_tables"]);
 
 interface DocRef {
   /** Absent only in citations of runs saved before citations named their source. */
@@ -34,8 +37,9 @@ export function documentsRead(record: RunRecord): DocRef[] {
 function usedTables(record: RunRecord): boolean {
   return (record.events as TraceEvent[]).some(
     (e) =>
-      (e?.kind === "tool-call-end" && TABLE_TOOLS.has(e.tool)) ||
-      (e?.kind === "tool-call-start" && TABLE_TOOLS.has(e.call?.tool)),
+      (e?.kind === "tool-call-end" && LEGACY_TABLE_TOOLS.has(e.tool)) ||
+      (e?.kind === "tool-call-start" &&
+        (e.reads === "tables" || (e.reads === undefined && LEGACY_TABLE_TOOLS.has(e.call?.tool)))),
   );
 }
 

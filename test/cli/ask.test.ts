@@ -5,7 +5,7 @@ import { type AcmeQuestion, acmeDb, acmeQuestions, asFlag, ferret, ferretJson, s
 /** Keys of `ask --json`; `reason` and `unsupported` appear only when they say something. */
 const KEYS = ["citations", "evidence", "latencyMs", "model", "runId", "status", "steps", "stopReason", "text", "usage"];
 const OPTIONAL = ["reason", "unsupported"];
-const USAGE = ["costUsd", "inputTokens", "llmCalls", "outputTokens", "toolCalls"];
+const USAGE = ["costUsd", "inputTokens", "llmCalls", "outputTokens", "probes", "toolCalls"];
 /** Reads every source of tenant acme (the questions without a principal are asked by the owner). */
 const OWNER = "acme:owner:*";
 

@@ -16,6 +16,14 @@ describe("rankedEvidence", () => {
     const ranked = rankedEvidence(a, events).map((u) => u.id);
     expect(ranked).toEqual(["p.jsonl#1", "t.csv#R-1", "p.jsonl#2", "p.jsonl#3", "t.csv#R-2"]);
   });
+
+  it("leaves out what the engine's probes saw: it decided with them, it did not retrieve them", () => {
+    const probe = searchEvents(1, "wiki", ["p.jsonl#9"]).map((e) =>
+      e.kind === "tool-call-end" ? { ...e, purpose: "probe" as const } : e,
+    );
+    const ranked = rankedEvidence(undefined, [...probe, ...searchEvents(1, "wiki", ["p.jsonl#1"])]).map((u) => u.id);
+    expect(ranked).toEqual(["p.jsonl#1"]);
+  });
 });
 
 describe("recall", () => {

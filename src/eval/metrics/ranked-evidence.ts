@@ -22,7 +22,7 @@ interface Found {
 /**
  * Distinct documents (or rows) the run retrieved, ranked by the step that first found them, then by score
  * within a step, then by the order they arrived. Draws on the answer's evidence and the passages named by
- * `tool-call-end` events, so a passage the answerer dropped still counts as retrieved.
+ * `tool-call-end` events (not probes'), so a passage the answerer dropped still counts as retrieved.
  */
 export function rankedEvidence(
   answer: Pick<Answer, "evidence"> | undefined,
@@ -30,7 +30,8 @@ export function rankedEvidence(
 ): RankedUnit[] {
   const found: Found[] = [];
   for (const event of events) {
-    if (event.kind !== "tool-call-end") continue;
+    // A probe's passages helped the engine decide; they are not evidence it retrieved.
+    if (event.kind !== "tool-call-end" || event.purpose === "probe") continue;
     for (const p of event.passages) {
       found.push({ id: p.id, docId: p.docId, source: p.source, score: p.score, step: event.step, order: found.length });
     }

@@ -25,6 +25,9 @@ export function searchedSources(
     if (known.has(name)) searched.add(name);
   };
   for (const event of events) {
+    // Probes look in every source to decide where to search; they are not the run's choice of source.
+    if (event.kind === "tool-call-start" && event.call.purpose === "probe") continue;
+    if (event.kind === "tool-call-end" && event.purpose === "probe") continue;
     if (event.kind === "tool-call-start") {
       const args = event.call.args;
       for (const key of SOURCE_ARGS) strings(args[key]).forEach(add);

@@ -1,14 +1,13 @@
 import type { Answer } from "../../spec/answer.js";
 import type { TraceEvent } from "../../spec/trace.js";
 
-/** Tools that look nothing up (they do not make a retrieval round). */
-const NOT_RETRIEVAL = new Set(["list_sources"]);
-
 /** Retrieval rounds: distinct steps holding at least one retrieving tool call (from the answer's evidence without events). */
 export function retrievalRounds(answer: Pick<Answer, "evidence"> | undefined, events: readonly TraceEvent[]): number {
   const steps = new Set<number>();
   for (const event of events) {
-    if (event.kind === "tool-call-start" && !NOT_RETRIEVAL.has(event.call.tool)) steps.add(event.step);
+    // A call that reads nothing of the knowledge base (its tool says `reads: "none"`) is no retrieval round.
+    if (event.kind === "tool-call-start" && event.call.purpose !== "probe" && event.reads !== "none")
+      steps.add(event.step);
   }
   if (steps.size === 0) for (const e of answer?.evidence ?? []) steps.add(e.step);
   return steps.size;

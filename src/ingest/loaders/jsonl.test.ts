@@ -4,13 +4,13 @@ import { InvalidInputError } from "../../spec/errors.js";
 import { loadJsonl } from "./jsonl.js";
 
 describe("loadJsonl", () => {
-  it("reads one document a line, other fields as metadata", async () => {
+  it("reads one document a line, other fields as metadata and as lines of its text", async () => {
     const { docs } = await loadJsonl({ bytes: fixture("passages.jsonl"), relPath: "passages.jsonl" });
     expect(docs).toEqual([
       {
         id: "passages.jsonl#1",
         title: "Goddard",
-        text: "Robert Goddard launched the first liquid-fueled rocket in 1926.",
+        text: "Robert Goddard launched the first liquid-fueled rocket in 1926.\n\nyear: 1926",
         updatedAt: "2025-12-01",
         acl: [],
         metadata: { year: 1926 },
@@ -18,12 +18,20 @@ describe("loadJsonl", () => {
       {
         id: "passages.jsonl#2",
         title: "2",
-        text: "The V-2 was the first long-range guided ballistic missile.",
+        text: "The V-2 was the first long-range guided ballistic missile.\n\ncountry: Germany",
         updatedAt: undefined,
         acl: [],
         metadata: { country: "Germany" },
       },
     ]);
+  });
+
+  it("leads the title with a key that names something, not with a running number", async () => {
+    const lines =
+      '{"id":"NM-22","title":"Forklift hit a rack","text":"x","site":"KIX","extra":{"a":1}}\n{"id":7,"title":"T","text":"y"}\n';
+    const { docs } = await loadJsonl({ bytes: new TextEncoder().encode(lines), relPath: "r.jsonl" });
+    expect(docs.map((d) => d.title)).toEqual(["NM-22: Forklift hit a rack", "T"]);
+    expect(docs[0]?.text).toBe("x\n\nsite: KIX");
   });
 
   it("names file and line of invalid JSON", async () => {

@@ -2,6 +2,7 @@ import type { DocumentRecord, DocumentWrite } from "../../spec/document.js";
 import { chunkDocument } from "../chunker.js";
 import { attachEntities } from "../entities-at-ingest.js";
 import { contentHash } from "../hash.js";
+import { identityWords, missingIdentity } from "../identity.js";
 import type { IngestLimits } from "../limits.js";
 import { loadFile } from "../load-file.js";
 import type { LoadedTable } from "../types.js";
@@ -61,7 +62,13 @@ export async function parseFile(task: ParseTask): Promise<ParsedFile> {
       continue;
     }
     const doc: DocumentRecord = { ...loaded, source: task.source, tenant: task.tenant, contentHash: hash };
-    docs.push({ kind: "changed", id: loaded.id, write: attachEntities({ doc, chunks: chunkDocument({ doc }) }) });
+    // Every chunk is findable by its document's own identifier (row key, JSON line id, file name).
+    const identity = identityWords(loaded.id);
+    const chunks = chunkDocument({ doc }).map((c) => {
+      const extra = missingIdentity(identity, c.searchText, doc.title);
+      return extra === "" ? c : { ...c, searchText: `${c.searchText} ${extra}` };
+    });
+    docs.push({ kind: "changed", id: loaded.id, write: attachEntities({ doc, chunks }) });
   }
   return { kind: "loaded", warnings: outcome.warnings, table: outcome.table, docs };
 }

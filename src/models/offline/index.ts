@@ -24,7 +24,8 @@ async function unknownTerms(parts: QuestionPart[], ctx: EngineContext): Promise<
     const missing: string[] = [];
     for (const word of askedFor(part.text)) {
       const hits = await ctx.probe(word, { k: 1 });
-      if (hits.length === 0) missing.push(word);
+      // No probe left: the word is not known to be missing.
+      if (hits !== undefined && hits.length === 0) missing.push(word);
     }
     if (missing.length > 0) out.set(index, missing);
   }

@@ -3,7 +3,7 @@ import type { AgentState, EngineContext, PlanResult } from "../../spec/engine.js
 import type { ToolCallRequest } from "../../spec/trace.js";
 import { mentions } from "../../text/entities.js";
 import { coverage, fold } from "../../text/overlap.js";
-import { queryTerms } from "../../text/tokenize.js";
+import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { newEntities, rankSources } from "./route.js";
@@ -38,6 +38,64 @@ async function searchCalls(
   return calls;
 }
 
+/**
+ * The first search of a part also runs over every readable source at once, when there are several: the
+ * sources ranked best for a part are a guess from descriptions and probes, and one search over all of them
+ * is what a plain single pass would see. The loop starts from no less than that and adds its own searches.
+ */
+function broadCall(
+  state: AgentState,
+  index: number,
+  query: string,
+  settings: OfflineSettings,
+  exclude: Set<string>,
+): Call[] {
+  if (state.sources.length < 2 || settings.retrieval.broadK <= 0) return [];
+  const args = { query, k: settings.retrieval.broadK };
+  const key = callKey("search", args);
+  if (exclude.has(key)) return [];
+  exclude.add(key);
+  return [{ tool: "search", args, subQuestion: index }];
+}
+
+/**
+ * The passages a hop may start from: when the part names an identifier (a code with a digit: a shipment, a
+ * report, a ticket) and some passage of the latest hop mentions it, only those. A hop chains from the record
+ * the question named ("the hub where KF-000388 was shipped from" starts at KF-000388's row), not from the
+ * other rows the same search brought up. A plain name is mentioned by many pages, each a fair place to start,
+ * and does not narrow them.
+ */
+export function anchored<P extends { title?: string; section?: string; text: string }>(
+  part: Pick<QuestionPart, "entities">,
+  passages: readonly P[],
+): { passages: P[]; named: boolean } {
+  const ids = part.entities.filter((e) => /\d/.test(e) && /\p{L}/u.test(e));
+  if (ids.length === 0) return { passages: [...passages], named: false };
+  const named = passages.filter((p) => ids.some((e) => mentions(fullText(p), e)));
+  return named.length > 0 ? { passages: named, named: true } : { passages: [...passages], named: false };
+}
+
+/** A `field: value` line of a record (a table row, a JSON line's fields). */
+const FIELD_LINE = /^\s*[\p{L}][\p{L}\d _-]{0,30}:\s+/u;
+
+/** Where a unit's names are: the value of a `field: value` line (the field's name is no entity), else all of it. */
+function valuePart(unit: string): string {
+  const field = FIELD_LINE.exec(unit);
+  return field ? unit.slice(field[0].length) : unit;
+}
+
+/**
+ * The words of a part worth putting in a search: every word the segmenter finds, but not the overlapping
+ * character bigrams of Chinese and Japanese text (they serve matching, and a query of thirty of them matches
+ * anything) nor single kana (particles and verb endings).
+ */
+export function searchableWords(terms: readonly string[], text: string): string[] {
+  const segmented = new Set(words(text).map((w) => normalise(w.word)));
+  return terms.filter(
+    (t) => !isCjk(t) || (segmented.has(t) && !/^[\p{Script=Hiragana}\p{Script=Katakana}ー]$/u.test(t)),
+  );
+}
+
 /** An entity every word of which an earlier query already held has been followed (or asked) before. */
 function usedAlready(entity: string, used: Set<string>): boolean {
   const words = entity.toLowerCase().split(/\s+/).filter(Boolean);
@@ -55,22 +113,27 @@ async function bridges(
   part: QuestionPart,
   index: number,
   used: Set<string>,
+  settings: OfflineSettings,
 ): Promise<string[]> {
   const records = callsForPart(state, index).filter((r) => r.passageKeys.length > 0);
   const latest = records.filter((r) => r.step === records.at(-1)?.step);
+  const seeds = anchored(
+    part,
+    latest.flatMap((record) => passagesOf(state, record, 3).map((p) => p.passage)),
+  );
   const scored = new Map<string, number>();
-  for (const record of latest) {
-    for (const { passage } of passagesOf(state, record, 3)) {
-      const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
-      for (const unit of candidates) {
-        // A sentence (or title) that tries to steer an AI does not steer the search either.
-        if (looksLikeInstruction(unit)) continue;
-        const touch = coverage(part.terms, unit);
-        if (touch === 0 && unit !== passage.title) continue;
-        for (const entity of newEntities(unit, state.standaloneQuestion)) {
-          if (usedAlready(entity, used)) continue;
-          scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2));
-        }
+  for (const passage of seeds.passages) {
+    const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
+    for (const unit of candidates) {
+      // A sentence (or title) that tries to steer an AI does not steer the search either.
+      if (looksLikeInstruction(unit)) continue;
+      // In the record of what the question named, any line may hold the next hop (its row's origin hub),
+      // however few of the question's words it shares.
+      const touch = Math.max(coverage(part.terms, unit), seeds.named ? settings.retrieval.anchorTouch : 0);
+      if (touch === 0 && unit !== passage.title) continue;
+      for (const entity of newEntities(valuePart(unit), state.standaloneQuestion)) {
+        if (usedAlready(entity, used)) continue;
+        scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2));
       }
     }
   }
@@ -85,6 +148,7 @@ async function bridges(
     }
     if (!ctx.probe) continue;
     const hits = await ctx.probe(entry[0], { k: 2 });
+    if (hits === undefined) continue;
     if (hits.some((h) => h.title && mentions(h.title, entry[0]))) entry[1] += 1;
     else if (!hits.some((h) => mentions(fullText(h), entry[0]))) entry[1] -= 1;
   }
@@ -118,6 +182,7 @@ export async function planCalls(
         thoughts.push(`part ${index + 1}: an aggregation; look at the table ${String(describe[0]!.args.table)}`);
       } else {
         calls.push(...(await searchCalls(state, ctx, part, index, query, settings.firstK, settings, issued)));
+        calls.push(...broadCall(state, index, query, settings, issued));
         thoughts.push(`part ${index + 1}: search for "${query}"`);
       }
       continue;
@@ -164,11 +229,13 @@ export async function planCalls(
         .split(/\s+/))
         used.add(w);
     for (const r of records) used.add(String(r.call.args.query ?? "").toLowerCase());
-    const bridgeEntities = (await bridges(state, ctx, part, index, used)).filter((e) => !usedAlready(e, used));
+    const bridgeEntities = (await bridges(state, ctx, part, index, used, settings)).filter(
+      (e) => !usedAlready(e, used),
+    );
     // Grades name folded terms ("tak" for "taking"); search with the question's own words.
     const words = queryTerms(part.query);
     const unfold = (t: string) => words.find((w) => fold(w) === t) ?? t;
-    const want = (missing.length > 0 ? missing : part.head).map(unfold);
+    const want = searchableWords((missing.length > 0 ? missing : part.head).map(unfold), part.text);
     for (const entity of bridgeEntities.slice(0, settings.bridgesPerHop)) {
       const hop = `${entity} ${want.join(" ")}`.trim();
       calls.push(
@@ -186,7 +253,7 @@ export async function planCalls(
       thoughts.push(`part ${index + 1}: follow "${entity}" for ${want.join(", ") || "the answer"}`);
     }
     if (bridgeEntities.length === 0 && missing.length > 0) {
-      const narrowed = `${part.entities.join(" ")} ${missing.join(" ")}`.trim();
+      const narrowed = `${part.entities.join(" ")} ${searchableWords(missing, part.text).join(" ")}`.trim();
       calls.push(...(await searchCalls(state, ctx, part, index, narrowed, settings.hopK, settings, issued)));
       thoughts.push(`part ${index + 1}: search again for the missing ${missing.join(", ")}`);
     }

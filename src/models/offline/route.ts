@@ -11,8 +11,9 @@ const ABOUT_ME =
   /\b(?:what|which) (?:kinds? of )?(?:questions|things) can you\b|\bwhat can you (?:do|help)\b|\bwho are you\b|\bhow can you help\b/i;
 const GENERAL = /\bin general\b|\bgenerally speaking\b|\bin general terms\b/i;
 const ARITHMETIC = /\bhow many\s+[\p{L} ]{1,20}\s+(?:is|are|in|make)\s+[\d.,]+\s*\p{L}+/iu;
+// The whole question is the definition ("What does X mean?"), not its first clause ("What does X mean, and ...").
 const DEFINITION =
-  /^\s*what (?:does|do) (?:the )?(?:acronym |abbreviation |term )?(.+?) (?:stand for|mean)\b|^\s*what is (?:a|an) (.+?)\??$/i;
+  /^\s*what (?:does|do) (?:the )?(?:acronym |abbreviation |term )?(.+?) (?:stand for|mean)\s*[?.!]?\s*$|^\s*what is (?:a|an) (.+?)\??$/i;
 
 function describeSources(state: AgentState): string {
   return state.sources.map((s) => `${s.name} (${s.description.split(/[.:]/)[0]})`).join("; ");
@@ -46,7 +47,7 @@ export async function routeQuestion(state: AgentState, ctx: EngineContext): Prom
   if (definition && ctx.probe) {
     const term = (definition[1] ?? definition[2] ?? "").trim();
     const hits = await ctx.probe(term, { k: 3 });
-    if (!hits.some((h) => mentions(fullText(h), term))) {
+    if (hits !== undefined && !hits.some((h) => namesTerm(fullText(h), term))) {
       return {
         route: "none",
         reason: `general knowledge: the knowledge base never mentions "${term}"`,
@@ -55,6 +56,16 @@ export async function routeQuestion(state: AgentState, ctx: EngineContext): Prom
     }
   }
   return { route: "agentic", reason: "the question asks about the knowledge base" };
+}
+
+/**
+ * True when a passage speaks of the term: it holds the phrase, or every content word of it ("a CUS-HOLD
+ * tracking event" in a table of tracking events that lists CUS-HOLD).
+ */
+export function namesTerm(text: string, term: string): boolean {
+  if (mentions(text, term)) return true;
+  const words = queryTerms(term);
+  return words.length > 0 && coverage(words, text) === 1;
 }
 
 export interface RankedSource {
@@ -79,7 +90,7 @@ export async function rankSources(
     let probe = 0;
     let entityHit = 0;
     if (ctx.probe) {
-      const hits = await ctx.probe(query, { sources: [source.name], k: 3 });
+      const hits = (await ctx.probe(query, { sources: [source.name], k: 3 })) ?? [];
       probe = hits[0]?.score ?? 0;
       if (part.entities.length > 0 && hits.some((h) => part.entities.some((e) => mentions(fullText(h), e))))
         entityHit = 1;

@@ -20,6 +20,16 @@ export interface OfflineSettings {
   refusal: RefusalSettings;
   /** Questions answered from a table by SQL. */
   sql: SqlSettings;
+  /** Retrieval: how the loop searches beyond the part's best sources. */
+  retrieval: {
+    /** Passages of the first search of a part over every readable source at once (0: none). */
+    broadK: number;
+    /**
+     * How much a line of a passage naming the question's entity counts as touching the part when it shares
+     * none of its words: enough to make its names candidates for the next hop, less than any real overlap.
+     */
+    anchorTouch: number;
+  };
 }
 
 export interface SqlSettings {
@@ -71,6 +81,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     minAnswerCoverage: 0.5,
     refusal: { ...REFUSAL, minConfidence: REFUSAL.minConfidence + 0.1, offTarget: true },
     sql: { maxProbeValues: 60, maxUnmapped: 0 },
+    retrieval: { broadK: 3, anchorTouch: 0.05 },
   },
   balanced: {
     threshold: 0.8,
@@ -84,6 +95,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     minAnswerCoverage: 0.34,
     refusal: REFUSAL,
     sql: { maxProbeValues: 60, maxUnmapped: 1 },
+    retrieval: { broadK: 3, anchorTouch: 0.05 },
   },
   thorough: {
     threshold: 0.85,
@@ -97,6 +109,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     minAnswerCoverage: 0.3,
     refusal: REFUSAL,
     sql: { maxProbeValues: 100, maxUnmapped: 1 },
+    retrieval: { broadK: 5, anchorTouch: 0.05 },
   },
 };
 

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import type { EngineContext } from "../../spec/engine.js";
+import { makeState } from "../__fixtures__/state.js";
+import { decompose } from "./analyze.js";
+import { anchored, planCalls, searchableWords } from "./plan.js";
+import { OFFLINE_PRESETS } from "./settings.js";
+
+const ctx: EngineContext = { signal: new AbortController().signal, probe: async () => [] };
+
+describe("planCalls, first round", () => {
+  it("searches the part's best source and, with several sources, all of them at once", async () => {
+    const state = makeState();
+    const plan = await planCalls(state, ctx, decompose(state.standaloneQuestion), OFFLINE_PRESETS.balanced);
+    const searches = plan.calls.filter((c) => c.tool === "search");
+    expect(searches.some((c) => c.args.corpus !== undefined)).toBe(true);
+    expect(searches.filter((c) => c.args.corpus === undefined)).toEqual([
+      expect.objectContaining({ args: expect.objectContaining({ k: OFFLINE_PRESETS.balanced.retrieval.broadK }) }),
+    ]);
+  });
+
+  it("makes no search over all sources when there is only one, or when broadK is 0", async () => {
+    const one = makeState();
+    one.sources = one.sources.slice(0, 1);
+    const parts = decompose(one.standaloneQuestion);
+    const single = await planCalls(one, ctx, parts, OFFLINE_PRESETS.balanced);
+    expect(single.calls.every((c) => c.args.corpus !== undefined)).toBe(true);
+    const off = { ...OFFLINE_PRESETS.balanced, retrieval: { ...OFFLINE_PRESETS.balanced.retrieval, broadK: 0 } };
+    const none = await planCalls(makeState(), ctx, parts, off);
+    expect(none.calls.every((c) => c.args.corpus !== undefined)).toBe(true);
+  });
+});
+
+describe("anchored", () => {
+  const rows = [
+    { text: "shipment_id: KF-000113\norigin_hub: GDN" },
+    { text: "shipment_id: KF-000388\norigin_hub: HAM" },
+  ];
+
+  it("starts a hop only from passages naming the question's entity, when some do", () => {
+    expect(anchored({ entities: ["KF-000388"] }, rows)).toEqual({ passages: [rows[1]], named: true });
+  });
+
+  it("keeps every passage when none names it, or the part names nothing", () => {
+    expect(anchored({ entities: ["KF-000999"] }, rows)).toEqual({ passages: rows, named: false });
+    expect(anchored({ entities: [] }, rows)).toEqual({ passages: rows, named: false });
+  });
+
+  it("is not narrowed by a plain name, which many pages mention", () => {
+    const pages = [{ text: "Karel Purkyně died in Prague." }, { text: "The clock of Prague was built in 1410." }];
+    expect(anchored({ entities: ["Karel Purkyně"] }, pages)).toEqual({ passages: pages, named: false });
+  });
+});
+
+describe("searchableWords", () => {
+  it("keeps the segmenter's words of Japanese text, not its character bigrams or lone kana", () => {
+    const text = "ラベルの取り違えが見つかった出荷";
+    const kept = searchableWords(["ラベル", "取り違え", "出荷", "でラ", "ベル", "つ", "nm", "26"], text);
+    expect(kept).toContain("ラベル");
+    expect(kept).toContain("出荷");
+    expect(kept).not.toContain("ベル");
+    expect(kept).not.toContain("つ");
+    expect(kept).toEqual(expect.arrayContaining(["nm", "26"]));
+  });
+});

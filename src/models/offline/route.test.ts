@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import type { EngineContext } from "../../spec/engine.js";
+import type { Passage } from "../../spec/passage.js";
+import { makeState } from "../__fixtures__/state.js";
+import { namesTerm, routeQuestion } from "./route.js";
+
+const passage = (text: string): Passage => ({ id: "d::0", docId: "d", source: "wiki", text, score: 0.7 });
+const ctxWith = (hits: Passage[] | undefined): EngineContext => ({
+  signal: new AbortController().signal,
+  probe: async () => hits,
+});
+
+describe("namesTerm", () => {
+  it("accepts the phrase, or every content word of it anywhere in the passage", () => {
+    expect(namesTerm("| CUS-HOLD | Customs hold at the tracking event level |", "a CUS-HOLD tracking event")).toBe(
+      true,
+    );
+    expect(namesTerm("The refund window is 30 days.", "refund window")).toBe(true);
+    expect(namesTerm("The refund window is 30 days.", "a refund token")).toBe(false);
+  });
+});
+
+describe("routeQuestion (offline)", () => {
+  const ask = (question: string, hits: Passage[] | undefined) =>
+    routeQuestion(makeState({ question, standaloneQuestion: question }), ctxWith(hits));
+
+  it("keeps a definition the knowledge base never mentions out of retrieval", async () => {
+    const decision = await ask("What does HTTP stand for?", [passage("Refunds time out after 30 seconds.")]);
+    expect(decision.route).toBe("none");
+  });
+
+  it("searches for a term the knowledge base speaks of, even worded apart", async () => {
+    const decision = await ask("What does a CUS-HOLD tracking event mean?", [
+      passage("Tracking event codes: CUS-HOLD means the shipment is held by customs."),
+    ]);
+    expect(decision.route).toBe("agentic");
+  });
+
+  it("reads only a whole-question definition as one: a further clause needs the knowledge base", async () => {
+    const decision = await ask("What does HTTP mean, and what do we do if a hold is not cleared?", []);
+    expect(decision.route).toBe("agentic");
+  });
+
+  it("does not take a spent probe budget for 'never mentioned'", async () => {
+    expect((await ask("What does HTTP stand for?", undefined)).route).toBe("agentic");
+  });
+});
