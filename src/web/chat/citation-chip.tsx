@@ -54,7 +54,7 @@ export function CitationChip({ n, citation }: { n: number; citation: CitationSpa
         aria-expanded={open}
         aria-controls={cardId}
         aria-label={`citation ${n}: ${citation.title ?? citation.docId}`}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => setOpen(true)}
       >
         {n}
       </button>

@@ -127,8 +127,9 @@ export function EvalPage() {
                     <p>{r.answer?.text ?? "(no answer)"}</p>
                     {r.answer && r.answer.citations.length > 0 && (
                       <ol className="small">
-                        {r.answer.citations.map((c) => (
-                          <li key={`${c.n}-${c.docId}`} value={c.n}>
+                        {r.answer.citations.map((c, i) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list read from a file; a citation may repeat
+                          <li key={`${i}-${c.n}`} value={c.n}>
                             {c.source}/{c.docId}: “{c.quote}”
                           </li>
                         ))}
