@@ -62,6 +62,8 @@ describe.skipIf(!hasChromium)(suiteTitle("web UI: sign-in, chat, citations, refu
       const quotes = run.answer.citations.map((c) => c.quote.trim());
       expect(quotes.length).toBeGreaterThan(0);
 
+      // Steps open, so the README's screenshot shows them beside the card.
+      await page.getByTestId("assistant-message").locator("summary").click();
       const chips = answer.locator("button.chip");
       expect(await chips.count()).toBe(quotes.length);
       await chips.last().focus();
@@ -78,6 +80,7 @@ describe.skipIf(!hasChromium)(suiteTitle("web UI: sign-in, chat, citations, refu
       await page.getByTestId("document-text").waitFor();
       expect((await page.getByTestId("document-text").locator("mark").textContent())?.trim()).toBe(marked);
     },
+    { viewport: { width: 1100, height: 900 } },
   );
 
   pageTest(

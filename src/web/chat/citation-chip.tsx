@@ -25,12 +25,16 @@ export function CitationChip({ n, citation }: { n: number; citation: CitationSpa
   const cardId = useId();
   const wrapper = useRef<HTMLSpanElement>(null);
   const card = useRef<HTMLSpanElement>(null);
-  const [alignRight, setAlignRight] = useState(false);
-  // A chip near the right edge opens its card leftwards, so the card stays on screen.
+  const [place, setPlace] = useState({ right: false, up: false });
+  // A chip near the right edge opens its card leftwards, one near the bottom of the conversation upwards.
   useLayoutEffect(() => {
     if (!open || !wrapper.current || !card.current) return;
     const chip = wrapper.current.getBoundingClientRect();
-    setAlignRight(chip.left + card.current.offsetWidth > document.documentElement.clientWidth - 8);
+    const bottom = wrapper.current.closest(".messages")?.getBoundingClientRect().bottom ?? window.innerHeight;
+    setPlace({
+      right: chip.left + card.current.offsetWidth > document.documentElement.clientWidth - 8,
+      up: chip.bottom + card.current.offsetHeight > bottom && chip.top - card.current.offsetHeight > 0,
+    });
   }, [open]);
   if (!citation) return <span className="chip chip-missing">[{n}]</span>;
   return (
@@ -61,7 +65,7 @@ export function CitationChip({ n, citation }: { n: number; citation: CitationSpa
       {open && (
         <span
           ref={card}
-          className={`citation-card${alignRight ? " align-right" : ""}`}
+          className={`citation-card${place.right ? " align-right" : ""}${place.up ? " align-up" : ""}`}
           id={cardId}
           role="dialog"
           aria-label={`citation ${n}`}
