@@ -105,6 +105,15 @@ describe.skipIf(!hasChromium)(
         const card = await page.getByRole("dialog").textContent();
         expect(card).toContain("zephyr-valve.md");
         expect(card).toContain("42 newton metres");
+
+        // Removing it (after the confirm dialog) takes it off the source.
+        page.on("dialog", (dialog) => void dialog.accept());
+        await page.goto("/#/sources");
+        await page.getByRole("button", { name: "Documents" }).first().click();
+        const documents = page.getByTestId("documents-handbook");
+        await documents.getByRole("button", { name: "remove zephyr-valve.md" }).click();
+        await documents.getByRole("link", { name: "Zephyr valve" }).waitFor({ state: "detached" });
+        await documents.getByRole("link", { name: "Flight Software Team" }).waitFor();
       },
     );
 
@@ -181,6 +190,12 @@ describe.skipIf(!hasChromium)(
         // Escape closes the card.
         await page.keyboard.press("Escape");
         expect(await page.getByRole("dialog").count()).toBe(0);
+        // From the keyboard: back from the question box past the footer's link to the last chip opens its card.
+        await page.getByLabel("Question").focus();
+        await page.keyboard.press("Shift+Tab");
+        await page.keyboard.press("Shift+Tab");
+        await page.getByRole("dialog").waitFor();
+        expect(await page.evaluate("document.activeElement.className")).toBe("chip");
       },
       { viewport: { width: 390, height: 844 }, colorScheme: "dark" },
     );
