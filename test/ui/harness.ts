@@ -15,6 +15,10 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** Debian's Chromium, or the one FERRET_CHROMIUM names. */
 export const CHROMIUM = process.env.FERRET_CHROMIUM ?? "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(
+    `test/ui: SKIPPED, no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set FERRET_CHROMIUM.`,
+  );
 
 /** A suite title that says why it was skipped when there is no browser. */
 export const suiteTitle = (title: string) =>
