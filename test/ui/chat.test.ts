@@ -117,6 +117,15 @@ describe.skipIf(!hasChromium)(suiteTitle("web UI: sign-in, chat, citations, refu
         /searching handbook for '[^']*telemetry frames/i,
       );
 
+      // A new chat starts empty; the sidebar brings the first one back with both turns.
+      await page.getByRole("button", { name: "+ New chat" }).click();
+      await page.getByText("Ask a question about your sources.").waitFor();
+      await page
+        .getByRole("navigation", { name: "sessions" })
+        .getByRole("button", { name: /^What is the maximum frame size/ })
+        .click();
+      await page.getByTestId("assistant-message").nth(1).waitFor();
+
       await page.getByRole("navigation", { name: "main" }).getByRole("link", { name: "Runs" }).click();
       const row = page.getByTestId("runs").getByRole("link", { name: "How long are they retained?" });
       await row.click();

@@ -31,8 +31,11 @@ function ChatPane({ me, sessionId, onSaved }: { me: Me; sessionId: string; onSav
   });
   const busy = status === "submitted" || status === "streaming";
   const end = useRef<HTMLDivElement>(null);
+  // Saved once a question of this visit has been answered (opening an old session leaves its place in the list).
+  const asked = useRef(false);
   useEffect(() => {
-    if (status === "ready" && messages.length > 0) onSaved(saveSession(me, sessionId, messages));
+    if (asked.current && status !== "submitted" && status !== "streaming" && messages.length > 0)
+      onSaved(saveSession(me, sessionId, messages));
   }, [status, messages, me, sessionId, onSaved]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow the conversation whenever a message grows
   useEffect(() => {
@@ -43,6 +46,7 @@ function ChatPane({ me, sessionId, onSaved }: { me: Me; sessionId: string; onSav
     const question = input.trim();
     if (!question || busy) return;
     setInput("");
+    asked.current = true;
     void sendMessage({ text: question });
   };
   return (
