@@ -121,6 +121,10 @@ export function pageTest(
       if (m.type() === "error") errors.push(m.text());
     });
     page.on("pageerror", (e) => errors.push(e.message));
+    // Nothing is fetched from anywhere but the server itself (no CDN, no fonts, no telemetry).
+    page.on("request", (r) => {
+      if (!r.url().startsWith(`${ui().url}/`) && !r.url().startsWith("data:")) errors.push(`off-origin ${r.url()}`);
+    });
     try {
       await body(page, context);
       const unexpected = errors.filter((e) => !/status of (401|404)/.test(e));
