@@ -153,6 +153,7 @@ describe.skipIf(!hasChromium)(
           .setInputFiles([
             join(report, "report.json"),
             join(report, "results.jsonl"),
+            join(report, "traces.jsonl"),
             join(report, "thresholds.json"),
             join(ROOT, "examples/acme/questions.jsonl"),
           ]);
@@ -165,11 +166,12 @@ describe.skipIf(!hasChromium)(
         await page.getByLabel("Type").selectOption("multi_hop");
         expect(await page.getByTestId("question-count").textContent()).toBe(`${multiHop} of 8`);
         expect(await page.getByTestId("questions").locator("li.question").count()).toBe(multiHop);
-        // Gold beside ferret's answer, with a link to the run.
+        // Gold beside ferret's answer, and the question's trace from traces.jsonl as a timeline.
         const first = page.getByTestId("questions").locator("li.question").first();
         expect(await first.getByRole("heading", { name: "Gold" }).count()).toBe(1);
         expect(await first.textContent()).not.toContain("open questions.jsonl");
-        expect(await first.getByRole("link", { name: "trace" }).count()).toBe(1);
+        await first.getByText("trace", { exact: true }).click();
+        expect(await first.getByTestId("tool-call").count()).toBeGreaterThan(0);
       },
     );
 

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Timeline } from "../runs/timeline.js";
 import { type LoadedReport, outcomeOf, readReportFiles, verdict } from "./report-files.js";
 
 const fmt = (v: number | null | undefined) =>
@@ -35,8 +36,9 @@ export function EvalPage() {
     <section className="page" aria-label="evaluation">
       <h1>Evaluation report</h1>
       <label className="file-pick">
-        Open the files of a report folder (<code>report.json</code>, <code>results.jsonl</code>; optionally the set's{" "}
-        <code>questions.jsonl</code> for gold answers and <code>eval/thresholds.json</code>):{" "}
+        Open the files of a report folder (<code>report.json</code>, <code>results.jsonl</code>,{" "}
+        <code>traces.jsonl</code>; optionally the set's <code>questions.jsonl</code> for gold answers and{" "}
+        <code>eval/thresholds.json</code>):{" "}
         <input type="file" multiple accept=".json,.jsonl" onChange={(e) => void open(e.target.files)} />
       </label>
       {error && <p className="error">{error}</p>}
@@ -138,9 +140,20 @@ export function EvalPage() {
                     {r.answer && (
                       <p className="small">
                         stop {r.answer.stopReason}
-                        {r.failure && ` · failed at ${r.failure.stage}`} ·{" "}
-                        <a href={`#/runs/${encodeURIComponent(r.answer.runId)}`}>trace</a>
+                        {r.failure && ` · failed at ${r.failure.stage}`}
+                        {!loaded.traces.has(r.id) && (
+                          <>
+                            {" "}
+                            · <a href={`#/runs/${encodeURIComponent(r.answer.runId)}`}>trace</a>
+                          </>
+                        )}
                       </p>
+                    )}
+                    {loaded.traces.has(r.id) && (
+                      <details className="trace">
+                        <summary>trace</summary>
+                        <Timeline events={loaded.traces.get(r.id) ?? []} />
+                      </details>
                     )}
                   </div>
                 </div>

@@ -1,3 +1,5 @@
+import type { TraceEventLike } from "../runs/timeline.js";
+
 /** What `ferret eval --out DIR` writes, as the page reads it (see src/eval/report.ts). */
 export interface Aggregate {
   n: number;
@@ -32,6 +34,8 @@ export interface LoadedReport {
   report?: ReportJson;
   results: ResultLine[];
   gold: Map<string, string>;
+  /** Trace events per question id, from traces.jsonl. */
+  traces: Map<string, TraceEventLike[]>;
   thresholds?: Record<string, Record<string, Threshold>>;
 }
 
@@ -41,13 +45,18 @@ const lines = (text: string) =>
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-/** Reads the chosen files by name: report.json, results.jsonl, and optionally questions.jsonl and thresholds.json. */
+/**
+ * Reads the chosen files by name: report.json, results.jsonl, and optionally traces.jsonl, the set's
+ * questions.jsonl and a thresholds file.
+ */
 export async function readReportFiles(files: File[]): Promise<LoadedReport> {
-  const loaded: LoadedReport = { results: [], gold: new Map() };
+  const loaded: LoadedReport = { results: [], gold: new Map(), traces: new Map() };
   for (const file of files) {
     const text = await file.text();
     if (file.name === "report.json") loaded.report = JSON.parse(text) as ReportJson;
     else if (file.name === "results.jsonl") loaded.results = lines(text) as unknown as ResultLine[];
+    else if (file.name === "traces.jsonl")
+      for (const t of lines(text)) loaded.traces.set(String(t.id), t.events as TraceEventLike[]);
     else if (file.name === "questions.jsonl")
       for (const q of lines(text)) loaded.gold.set(String(q.id), String(q.answer));
     else if (file.name.endsWith(".json") && file.name.includes("threshold"))
