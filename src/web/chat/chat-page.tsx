@@ -6,6 +6,15 @@ import { AssistantMessage } from "./assistant-message.js";
 import { listSessions, loadMessages, newSessionId, removeSession, type SessionEntry, saveSession } from "./sessions.js";
 import type { FerretMessage } from "./types.js";
 
+/** The server's error message when the stream's request failed with its JSON error body. */
+function errorText(error: Error): string {
+  try {
+    return (JSON.parse(error.message) as { error?: { message?: string } }).error?.message ?? error.message;
+  } catch {
+    return error.message;
+  }
+}
+
 /** One session's conversation: `useChat` over `/v1/ask/stream`, with the session id so follow-ups keep context. */
 function ChatPane({ me, sessionId, onSaved }: { me: Me; sessionId: string; onSaved: (list: SessionEntry[]) => void }) {
   const [input, setInput] = useState("");
@@ -68,7 +77,7 @@ function ChatPane({ me, sessionId, onSaved }: { me: Me; sessionId: string; onSav
         )}
         {error && (
           <p className="error" role="alert">
-            {error.message}
+            {errorText(error)}
           </p>
         )}
         <div ref={end} />
