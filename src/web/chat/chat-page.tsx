@@ -33,9 +33,10 @@ function ChatPane({ me, sessionId, onSaved }: { me: Me; sessionId: string; onSav
       }),
     [sessionId],
   );
+  const [initial] = useState(() => loadMessages(me, sessionId));
   const { messages, sendMessage, status, stop, error } = useChat<FerretMessage>({
     id: sessionId,
-    messages: loadMessages(me, sessionId),
+    messages: initial,
     transport,
   });
   const busy = status === "submitted" || status === "streaming";
