@@ -22,9 +22,11 @@ import { chatRoutes } from "./routes/chat.js";
 import { docsRoutes } from "./routes/docs.js";
 import { healthRoutes } from "./routes/health.js";
 import { mcpRoutes } from "./routes/mcp.js";
+import { meRoutes } from "./routes/me.js";
 import { runRoutes } from "./routes/runs.js";
 import { searchRoutes } from "./routes/search.js";
 import { sourceRoutes } from "./routes/sources.js";
+import { defaultUiDir, uiRoutes } from "./routes/ui.js";
 import { RunService } from "./run-service.js";
 
 export interface ServerApp {
@@ -40,7 +42,13 @@ const issues = (error: z.ZodError) =>
 const UPLOAD = /^\/v1\/sources\/[^/]+\/documents\/?$/;
 
 /** The Hono app of `ferret serve`: middleware, every route, and the error mapping. */
-export function createServerApp(options: { ferret: Ferret; config: ServeConfig; logger?: Logger }): ServerApp {
+export function createServerApp(options: {
+  ferret: Ferret;
+  config: ServeConfig;
+  logger?: Logger;
+  /** The built web UI served at `/` (default: `dist/web`; `false` serves none). */
+  uiDir?: string | false;
+}): ServerApp {
   const { ferret, config } = options;
   const logger = options.logger ?? pino({ level: config.logLevel });
   const metrics = new ServerMetrics();
@@ -126,6 +134,8 @@ export function createServerApp(options: { ferret: Ferret; config: ServeConfig; 
   sourceRoutes(app, deps);
   runRoutes(app, deps);
   mcpRoutes(app, deps);
+  meRoutes(app, deps);
+  if (options.uiDir !== false) uiRoutes(app, { dir: options.uiDir ?? defaultUiDir() });
 
   app.notFound((c) =>
     c.json(

@@ -23,6 +23,8 @@ export async function startServer(options: {
   ferret: Ferret;
   config: ServeConfig;
   logger?: Logger;
+  /** The built web UI served at `/` (default: `dist/web`; `false` serves none). */
+  uiDir?: string | false;
 }): Promise<RunningServer> {
   const { config } = options;
   const logger = options.logger ?? pino({ level: config.logLevel });
@@ -33,7 +35,12 @@ export async function startServer(options: {
     );
   }
   if (config.insecureLocal) logger.warn(INSECURE_WARNING);
-  const app = createServerApp({ ferret: options.ferret, config, logger });
+  const app = createServerApp({
+    ferret: options.ferret,
+    config,
+    logger,
+    ...(options.uiDir !== undefined ? { uiDir: options.uiDir } : {}),
+  });
   const server = serve({ fetch: app.app.fetch, hostname: config.host, port: config.port });
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

@@ -1,0 +1,89 @@
+import type { UIMessage } from "ai";
+import type { Usage } from "../api.js";
+
+/** What `/v1/ask/stream` sends as `data-` parts (see src/server/wire/ui-message-stream.ts). */
+export interface SubQuestionGrade {
+  index: number;
+  text: string;
+  coverage: number;
+  confidence: number;
+  missing: string[];
+  sufficient: boolean;
+}
+
+export type StepData =
+  | { kind: "route"; step: number; t: number; route: string; reason: string }
+  | { kind: "plan"; step: number; t: number; thought: string; subQuestions: string[] }
+  | { kind: "grade"; step: number; t: number; sufficient: boolean; threshold: number; subQuestions: SubQuestionGrade[] }
+  | {
+      kind: "llm-call";
+      step: number;
+      t: number;
+      role: string;
+      model: string;
+      inputTokens: number;
+      outputTokens: number;
+      costUsd: number;
+      ms: number;
+    }
+  | { kind: "error"; step: number; t: number; name: string; message: string };
+
+export interface CitationSpan {
+  n: number;
+  passageId: string;
+  docId: string;
+  source: string;
+  title?: string;
+  quote: string;
+  passageText: string;
+  passage: { start: number; end: number } | null;
+  document: { start: number; end: number } | null;
+}
+
+export interface AnswerInfo {
+  runId: string;
+  status: "answered" | "partial" | "refused";
+  stopReason: string;
+  reason?: string;
+  unsupported?: string[];
+  steps: number;
+  usage: Usage;
+  latencyMs: number;
+  model: string;
+}
+
+export interface RunInfo {
+  runId: string;
+  standaloneQuestion: string;
+  mode: string;
+  model: string;
+}
+
+export type CheckpointData =
+  | {
+      state: "waiting";
+      runId: string;
+      checkpoint: string;
+      step: number;
+      toolCalls: number;
+      evidence: number;
+      timeoutMs: number;
+      actions: string[];
+    }
+  | { state: "decided"; checkpoint: string; decision: string; step: number };
+
+export interface ToolOutput {
+  status: string;
+  passages: { id: string; docId: string; source: string; score: number }[];
+  rows?: number;
+  best?: number;
+  cached?: boolean;
+  hint?: string;
+  ms: number;
+}
+
+export type FerretMessage = UIMessage<
+  unknown,
+  { step: StepData; citation: CitationSpan; answer: AnswerInfo; run: RunInfo; checkpoint: CheckpointData }
+>;
+export type FerretPart = FerretMessage["parts"][number];
