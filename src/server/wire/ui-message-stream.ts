@@ -115,6 +115,9 @@ export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChun
         },
       ];
     case "tool-call-start":
+      // Probes (routing and name checks, many per run) stay in the stored trace and the run timeline; as tool
+      // parts they would bury the searches that gathered the evidence.
+      if (event.call.purpose === "probe") return [];
       return [
         {
           type: "tool-input-available",
@@ -125,6 +128,7 @@ export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChun
         },
       ];
     case "tool-call-end":
+      if (event.purpose === "probe") return [];
       return [
         {
           type: "tool-output-available",
