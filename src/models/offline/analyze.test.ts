@@ -95,6 +95,9 @@ describe("analysis in four languages", () => {
     expect(en!.terms).toContain("book");
     const [major] = decompose("What were the major recent changes to the refund policy?");
     expect(major!.terms).toEqual(expect.not.arrayContaining(["major", "recent", "chang"]));
+    const [de] = decompose("Wie lange dauert die Druckprüfung des Tanks?");
+    expect(de!.terms).not.toContain("lange");
+    expect(de!.terms).toContain("druckprüfung");
     const [ja] = decompose("大阪の危険物倉庫はどの棟ですか");
     expect(ja!.terms).toContain("倉庫");
     expect(ja!.terms.some((t) => /[\p{Script=Hiragana}]/u.test(t))).toBe(false);

@@ -1,8 +1,14 @@
 import type { AnswerType } from "./analyze.js";
 
 const MONTH =
-  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
-const WEEKDAY = /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b/i;
+  /\b(?:jan(?:uary|uar)?|feb(?:ruary|ruar)?|mar(?:ch)?|märz|apr(?:il)?|may|mai|jun(?:e|i)?|jul(?:y|i)?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|okt(?:ober)?|nov(?:ember)?|dec(?:ember)?|dez(?:ember)?)\b/iu;
+const WEEKDAY =
+  /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s?\b/i;
+
+/** A number with a unit of time: English and German (ordered longest first), then Chinese and Japanese. */
+const LATIN_DURATION =
+  /\d+(?:[.,]\d+)?\s*(?:ms|milliseconds?|millisekunden|s|secs?|seconds?|sek|sekunden?|mins?|minutes?|minuten?|h|hrs?|hours?|std|stunden?|days?|business days|tagen?|tage|werktagen?|weeks?|wochen?|months?|monaten?|monate|years?|jahren?|jahre)\b/iu;
+const CJK_DURATION = /\d+(?:[.,]\d+)?\s*(?:毫秒|秒|分钟|分鐘|分|小时|時間|天|日間?|周|週間?|个月|か月|ヶ月|年間?)/u;
 
 /** Last words that make a capitalised phrase an organisation, place or thing rather than a person. */
 const NOT_PERSON =
@@ -27,12 +33,11 @@ export function hasAnswerType(text: string, type: AnswerType, known = ""): boole
       return (
         /\b\d{4}-\d{2}-\d{2}\b|\b(?:1[5-9]|20)\d{2}\b|\b\d{1,2}:\d{2}\b/.test(text) ||
         MONTH.test(text) ||
-        WEEKDAY.test(text)
+        WEEKDAY.test(text) ||
+        /\d{1,4}\s*[年月日]/u.test(text)
       );
     case "duration":
-      return /\d+(?:[.,]\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|business days|weeks?|months?|years?)\b/i.test(
-        text,
-      );
+      return LATIN_DURATION.test(text) || CJK_DURATION.test(text);
     case "number":
       // A standalone number, not the digits of an identifier such as SEV1 or INC-2026-014.
       return /(?<![\p{L}\d_-])\d+(?:[.,]\d+)*(?![\p{L}_-]*\d)/u.test(text);

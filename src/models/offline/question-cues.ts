@@ -224,7 +224,7 @@ export const FILLER: CueTable = {
   de: w(
     "bitte|kurz|eigentlich|genau|ungefähr|etwa|wichtig|wichtigste|wichtigsten|neu|neue|neuen|neueste|aktuell|" +
       "aktuelle|derzeit|zurzeit|momentan|gerade|denn|mal|eigentlich|sagen|sagt|gibt|passiert|viele|viel|welche|" +
-      "welcher|welches|genau|maximal|insgesamt|durchschnittlich|anzahl|änderung|änderungen|" +
+      "welcher|welches|genau|maximal|insgesamt|durchschnittlich|anzahl|änderung|änderungen|lange|lang|" +
       // Auxiliaries, pronouns and prepositions: grammar, which the keyword stop list leaves in.
       "haben|hat|hatte|hatten|sind|war|waren|wird|werden|wurde|wurden|kann|können|darf|dürfen|muss|müssen|soll|" +
       "sollen|gab|man|sie|er|uns|unsere|unser|ihr|ihre|bei|nach|zum|zur|vom|am|an|oder|aber|auch|noch|schon|dann|" +
