@@ -16,7 +16,20 @@ export interface OfflineSettings {
   bridgesPerHop: number;
   /** Share of a part's terms the chosen answer sentences must cover, or the part is unsupported. */
   minAnswerCoverage: number;
+  /** How answers are composed (direct answer, yes/no, superseded values). */
+  answer: AnswerSettings;
 }
+
+export interface AnswerSettings {
+  /** Share of the asked terms a sentence must state before its negation (or none) answers yes or no. */
+  polarityCoverage: number;
+  /** A unit of another document competes as a newer or older value when it scores this share of the answer's. */
+  rivalScoreShare: number;
+  /** Longest value span (characters) a direct answer puts into the question's words. */
+  maxValueLength: number;
+}
+
+const ANSWER: AnswerSettings = { polarityCoverage: 0.75, rivalScoreShare: 0.8, maxValueLength: 80 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
   conservative: {
@@ -29,6 +42,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.9,
     bridgesPerHop: 1,
     minAnswerCoverage: 0.5,
+    answer: ANSWER,
   },
   balanced: {
     threshold: 0.8,
@@ -40,6 +54,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.8,
     bridgesPerHop: 1,
     minAnswerCoverage: 0.34,
+    answer: ANSWER,
   },
   thorough: {
     threshold: 0.85,
@@ -51,6 +66,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sourceMargin: 0.6,
     bridgesPerHop: 2,
     minAnswerCoverage: 0.3,
+    answer: ANSWER,
   },
 };
 

@@ -7,6 +7,8 @@ export interface ValueSpan {
   /** Offsets in the unit's text. */
   start: number;
   end: number;
+  /** Read from a field whose label names what was asked ("Team lead: Dana Okafor" for "who leads"). */
+  labelled?: boolean;
 }
 
 /** Time units per language: a number followed by one of these is a duration. */
@@ -195,11 +197,15 @@ export function valueSpan(
       .map((f) => ({ f, score: hits(asked, f.label) }))
       .filter(({ f }) => !/^[\s\d.,]*$/.test(text.slice(f.start, f.end)) || kind === "number" || kind === "duration");
     const best = scored.sort((a, b) => b.score - a.score)[0];
-    if (best && (best.score > 0 || fields.length === 1)) {
+    const typedKind = kind !== "fact" && kind !== "entity";
+    if (best && (best.score > 0 || (fields.length === 1 && typedKind))) {
       const value = text.slice(best.f.start, best.f.end);
       const inner = typedSpans(value, kind, known)[0];
-      if (inner) return span({ start: best.f.start + inner.start, end: best.f.start + inner.end });
-      if (kind === "fact" || kind === "entity" || kind === "person") return span(best.f);
+      const labelled = best.score > 0;
+      if (inner) return { ...span({ start: best.f.start + inner.start, end: best.f.start + inner.end }), labelled };
+      // A name or fact is the whole value, unless the question already holds it ("ticket_id: T-1055").
+      if ((!typedKind || kind === "person") && !known.toLowerCase().includes(value.trim().toLowerCase()))
+        return { ...span(best.f), labelled };
     }
   }
   const typed = typedSpans(text, kind, known).filter((m) => !known.includes(text.slice(m.start, m.end)));
