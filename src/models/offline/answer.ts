@@ -9,6 +9,7 @@ import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { composePart } from "./compose.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim } from "./sql-steps.js";
+import { valueSpan } from "./value-span.js";
 
 /** Share of what a part asks (its non-entity terms) that some chosen sentence must hold. */
 const ASKED_MIN = 0.5;
@@ -69,7 +70,7 @@ const COMPARATIVE_WORDS = new Set([
  * when the question asks how long), belongs to a passage about that side, and says most about the
  * compared attribute (the part's words other than the side's own name and the comparative).
  */
-function measureFor(part: QuestionPart, all: Candidate[]): Candidate | undefined {
+function measureFor(part: QuestionPart, all: Candidate[], labelWeight: number): Candidate | undefined {
   const side = termSet(part.alternative ?? "");
   const attribute = part.terms.filter((t) => !side.has(t) && !COMPARATIVE_WORDS.has(t));
   const wantsDuration = DURATION_WORDS.test(part.text);
@@ -81,7 +82,10 @@ function measureFor(part: QuestionPart, all: Candidate[]): Candidate | undefined
   const fits = all.filter(
     (c) => numberIn(c.quote) !== undefined && about(c) && (!wantsDuration || hasAnswerType(c.quote, "duration")),
   );
-  const weight = (c: Candidate) => coverage(attribute, c.context) + 0.2 * c.score;
+  // A number under a label naming the attribute ("Engineers in the rotation: 7") is that side's value.
+  const labelled = (c: Candidate) =>
+    valueSpan(c.quote, "number", { asked: attribute, header: c.header })?.labelled ? 1 : 0;
+  const weight = (c: Candidate) => coverage(attribute, c.context) + 0.2 * c.score + labelWeight * labelled(c);
   return fits.sort((a, b) => weight(b) - weight(a))[0];
 }
 
@@ -128,13 +132,14 @@ export function answerFromEvidence(
         (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t))),
     );
     // Enough of the part covered, and some sentence about what it asks (not only its names).
-    const enough = coverage(wordTerms(part), text) >= settings.minAnswerCoverage && chosen.some((c) => c.asked >= ASKED_MIN);
+    const enough =
+      coverage(wordTerms(part), text) >= settings.minAnswerCoverage && chosen.some((c) => c.asked >= ASKED_MIN);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
     if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {
       unsupported.push(part.text);
       continue;
     }
-    const measured = part.comparative ? measureFor(part, all) : undefined;
+    const measured = part.comparative ? measureFor(part, all, settings.answer.measureLabelWeight) : undefined;
     if (measured) {
       sides.push({ part, n: measured.n, quote: measured.quote });
       sideClaims.push(claims.length);

@@ -63,7 +63,11 @@ export function candidates(state: AgentState, part: QuestionPart, index: number,
         const onCall = coverage(callTerms, have);
         const onPart = coverage(part.terms, have);
         if (onCall === 0 && onPart === 0) continue;
-        const typed = hasAnswerType(unit.text, kind, `${state.standaloneQuestion} ${String(record.call.args.query ?? "")}`)
+        const typed = hasAnswerType(
+          unit.text,
+          kind,
+          `${state.standaloneQuestion} ${String(record.call.args.query ?? "")}`,
+        )
           ? 1
           : 0;
         const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;

@@ -68,7 +68,7 @@ export interface ComposeInput {
   settings: AnswerSettings;
 }
 
-function valueOf(c: Candidate, input: ComposeInput): ValueSpan | undefined {
+function valueIn(c: Candidate, input: ComposeInput): ValueSpan | undefined {
   const value = valueSpan(c.quote, input.kind, {
     known: input.question,
     asked: askedTerms(input.part),
@@ -89,9 +89,9 @@ function seriesOf(text: string): string {
     .trim();
 }
 
+/** Same series: the same title up to version and date, or (without titles) the same file name. */
 const sameSeries = (a: Candidate, b: Candidate) =>
-  (seriesOf(a.title) !== "" && seriesOf(a.title) === seriesOf(b.title)) ||
-  seriesOf(a.item.docId) === seriesOf(b.item.docId);
+  a.title && b.title ? seriesOf(a.title) === seriesOf(b.title) : seriesOf(a.item.docId) === seriesOf(b.item.docId);
 
 const normValue = (s: string) => s.toLowerCase().replace(/\s+/g, "");
 
@@ -105,13 +105,36 @@ function freshest(found: Valued, input: ComposeInput): { winner: Valued; old?: V
     if (r.score < c.score * input.settings.rivalScoreShare) break;
     if (r.item.docId === c.item.docId || r.item.source !== c.item.source || r.asked < c.asked) continue;
     if (!sameSeries(r, c) || !input.part.entities.every((e) => mentions(r.passageText, e))) continue;
-    const rv = valueOf(r, input);
+    const rv = valueIn(r, input);
     if (!rv || normValue(rv.text) === normValue(value.text)) continue;
     const order = newer(r.item, c.item);
     if (order > 0) return { winner: { c: r, value: rv }, old: found };
     if (order < 0) return { winner: found, old: { c: r, value: rv } };
   }
   return { winner: found };
+}
+
+/**
+ * The unit whose value answers: a value under a label that names what is asked ("Team lead: ...") beats one
+ * merely of the right kind in prose, first among the chosen units, then among units of the evidence scoring
+ * close to the best that mention everything the part names; else the first chosen unit with a value.
+ */
+export function valueUnit(order: Candidate[], input: ComposeInput): Valued | undefined {
+  const valued = (cs: Candidate[]) =>
+    cs.flatMap((c) => {
+      const value = valueIn(c, input);
+      return value ? [{ c, value }] : [];
+    });
+  const chosen = valued(order);
+  const labelled = chosen.find((v) => v.value.labelled);
+  if (labelled) return labelled;
+  const top = input.all[0]?.score ?? 0;
+  const near = input.all.filter(
+    (c) =>
+      c.score >= top * input.settings.labelledScoreShare &&
+      input.part.entities.every((e) => mentions(c.passageText, e)),
+  );
+  return valued(near).find((v) => v.value.labelled) ?? chosen[0];
 }
 
 /** Does a supporting unit say anything the direct answer does not: a name or identifier it leaves out? */
@@ -133,7 +156,12 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   if (chosen.length === 0) return [];
   if (kind === "yesno") {
     const [first, ...rest] = chosen as [Candidate, ...Candidate[]];
-    const verdict = verdictOf(part.text, first.quote, coverage(askedTerms(part), first.context), settings.polarityCoverage);
+    const verdict = verdictOf(
+      part.text,
+      first.quote,
+      coverage(askedTerms(part), first.context),
+      settings.polarityCoverage,
+    );
     const lead = claimOf(first);
     if (verdict) {
       const word = YES_NO[lang][verdict.answer];
@@ -142,12 +170,7 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     return [lead, ...rest.map(claimOf)];
   }
   const order = part.chain ? [...chosen].reverse() : chosen;
-  // A value under a label that names what is asked beats one merely of the right kind in prose.
-  const valued = order.flatMap((c) => {
-    const value = valueOf(c, input);
-    return value ? [{ c, value }] : [];
-  });
-  const found = valued.find((v) => v.value.labelled) ?? valued[0];
+  const found = valueUnit(order, input);
   if (!found) return chosen.map(claimOf);
   const { winner, old } = freshest(found, input);
   // A chain's answer names where it came from: "Dana Okafor (Flight Software Team) leads the team that ...".
@@ -163,9 +186,10 @@ export function composePart(input: ComposeInput): DraftClaim[] {
       citations: [cite(old.c)],
     });
   }
-  // The value's own sentence when it is prose the direct answer only shortens; other hops when they add to it.
+  // The value's own sentence when it is prose the direct answer only shortens; a chain's other hops when they
+  // add to it. Other sentences of a one-hop part are left out: the answer cites what it uses.
   const bare = !direct.includes(" ") || direct.replace(/[.。]$/, "") === winner.value.text;
-  for (const c of chosen) {
+  for (const c of part.chain ? chosen : [winner.c]) {
     if (c === winner.c ? !bare || fieldsOf(c.quote, c.header).length > 0 : !addsTo(direct, c)) continue;
     if (c !== winner.c && old && c === old.c) continue;
     claims.push(claimOf(c));

@@ -29,6 +29,7 @@ describe("statement", () => {
   it("has no rewrite for questions with an auxiliary or a 'which' noun", () => {
     expect(statement("What fee does Northwind charge per dispute?", "15 USD")).toBeUndefined();
     expect(statement("Which team owns the gateway?", "Flight Software")).toBeUndefined();
+    expect(statement("What p99 latency target has the service?", "80 ms")).toBeUndefined();
     expect(directSentence("How long is a token valid?", "15 minutes")).toBe("15 minutes.");
   });
 });

@@ -61,6 +61,8 @@ const FRONT: Record<"en" | "de", RegExp> = {
   en: /^(?:who|what)(?:'s)?\s+/iu,
   de: /^(?:wer|was)\s+/iu,
 };
+/** Question words that can be a sentence's subject before its verb ("Who leads X"); "what" is too often a determiner. */
+const SUBJECT: Record<"en" | "de", Set<string>> = { en: new Set(["who"]), de: new Set(["wer"]) };
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const stop = (s: string, lang: Lang) => {
@@ -92,7 +94,9 @@ export function statement(question: string, value: string, lang: Lang = language
     return stop(`${capitalise(subject)} ${verb} ${value}`, lang);
   }
   // A subject question: "Who leads X" -> "Dana Okafor leads X"; "What fee does X charge" has an auxiliary.
-  if (!next || words.slice(0, 3).some((w) => AUX[lang].has(w) || COPULA[lang].has(w))) return undefined;
+  const wh = front[0].trim().toLowerCase();
+  if (!SUBJECT[lang].has(wh) || !next || words.slice(0, 3).some((w) => AUX[lang].has(w) || COPULA[lang].has(w)))
+    return undefined;
   return stop(`${capitalise(value)} ${rest}`, lang);
 }
 

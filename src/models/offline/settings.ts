@@ -25,11 +25,21 @@ export interface AnswerSettings {
   polarityCoverage: number;
   /** A unit of another document competes as a newer or older value when it scores this share of the answer's. */
   rivalScoreShare: number;
+  /** A unit with a labelled value answers instead of the chosen ones when it scores this share of the best. */
+  labelledScoreShare: number;
+  /** Weight of a labelled number when choosing each side's value in a comparison. */
+  measureLabelWeight: number;
   /** Longest value span (characters) a direct answer puts into the question's words. */
   maxValueLength: number;
 }
 
-const ANSWER: AnswerSettings = { polarityCoverage: 0.75, rivalScoreShare: 0.8, maxValueLength: 80 };
+const ANSWER: AnswerSettings = {
+  polarityCoverage: 0.75,
+  rivalScoreShare: 0.8,
+  labelledScoreShare: 0.85,
+  measureLabelWeight: 0.5,
+  maxValueLength: 80,
+};
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
   conservative: {

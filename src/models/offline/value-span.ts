@@ -72,7 +72,8 @@ function withUnit(text: string, m: Match): Match & { unit: string } {
   let unit = "";
   const rest = text.slice(end, end + 60);
   const cjk = /^\s?([\p{Script=Han}\p{Script=Katakana}ヶか]{1,3})/u.exec(rest);
-  const word = /^\s?([\p{L}][\p{L}/]*)/u.exec(rest);
+  // A unit word ends the number's phrase: not the start of an identifier ("429 rate_limited").
+  const word = /^\s?([\p{L}][\p{L}/]*)(?![\p{L}\d_-])/u.exec(rest);
   if (cjk) {
     // A CJK unit is the longest known time unit the run starts with, else its first character (3.7 米的 -> 米).
     const chars = cjk[1]!.replace(/[的了是在和与及或].*$/u, "");

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { decompose } from "./analyze.js";
+import { answerKindOf } from "./answer-kind.js";
+import type { Candidate } from "./candidates.js";
+import { composePart } from "./compose.js";
+import { OFFLINE_PRESETS } from "./settings.js";
+
+const settings = OFFLINE_PRESETS.balanced.answer;
+
+function unit(
+  n: number,
+  quote: string,
+  doc: { title: string; docId: string; updatedAt?: string },
+  score = 1,
+): Candidate {
+  return {
+    n,
+    step: 1,
+    quote,
+    title: doc.title,
+    score,
+    context: `${doc.title} ${quote}`,
+    passageText: `${doc.title}\n${quote}`,
+    start: 0,
+    asked: 1,
+    item: {
+      id: `${doc.docId}::0`,
+      docId: doc.docId,
+      source: "docs",
+      title: doc.title,
+      text: quote,
+      score: 1,
+      step: 1,
+      callId: "c",
+      updatedAt: doc.updatedAt,
+    },
+  };
+}
+
+function compose(question: string, chosen: Candidate[], all = chosen) {
+  const part = decompose(question)[0]!;
+  return composePart({ question, part, kind: answerKindOf(part), chosen, all, settings });
+}
+
+const team = { title: "Flight Software Team", docId: "teams/fsw.md" };
+
+describe("composePart", () => {
+  it("leads with the asked value in the question's words, citing only the unit it came from", () => {
+    const bridge = unit(2, "The Flight Software Team runs the Telemetry Gateway.", team);
+    const lead = unit(2, "- Team lead: Dana Okafor", team);
+    const claims = compose("Who leads the team that owns the Telemetry Gateway?", [bridge, lead]);
+    expect(claims.map((c) => c.text)).toEqual([
+      "Dana Okafor (Flight Software Team) leads the team that owns the Telemetry Gateway.",
+    ]);
+    expect(claims[0]!.citations).toEqual([{ n: 2, quote: "- Team lead: Dana Okafor" }]);
+  });
+
+  it("keeps a prose sentence after a bare value, and quotes the evidence when there is no value", () => {
+    const doc = { title: "Tokens", docId: "tokens.md" };
+    const kept = compose("How long is a token valid?", [
+      unit(1, "A token expires 15 minutes after it is created.", doc),
+    ]);
+    expect(kept.map((c) => c.text)).toEqual(["15 minutes.", "Tokens: A token expires 15 minutes after it is created."]);
+    const fact = compose("What happened in IR-09?", [unit(3, "A pallet fell from a forklift at dock 4.", doc)]);
+    expect(fact.map((c) => c.text)).toEqual(["Tokens: A pallet fell from a forklift at dock 4."]);
+  });
+
+  it("lets the newer document of a series win and says the older value was superseded, citing both", () => {
+    const v3 = unit(1, "- On-time delivery target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
+    const v4 = unit(2, "- On-time delivery target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
+    const claims = compose("What is the on-time delivery target?", [v3], [v3, v4]);
+    expect(claims[0]!.text).toBe("The on-time delivery target is 96.5%.");
+    expect(claims[0]!.citations[0]!.n).toBe(2);
+    expect(claims[1]!.text).toBe("This supersedes 95.0% in Delivery SLA, version 3 (v3).");
+    expect(claims[1]!.citations[0]!.n).toBe(1);
+  });
+
+  it("does not supersede across different documents", () => {
+    const a = unit(1, "- Timeout: 45 seconds", { title: "Refunds API", docId: "refunds.md", updatedAt: "2026-03-01" });
+    const b = unit(2, "- Timeout: 15 seconds", { title: "Charges API", docId: "charges.md", updatedAt: "2026-05-01" });
+    const claims = compose("What is the timeout?", [a], [a, b]);
+    expect(claims.map((c) => c.citations[0]!.n)).toEqual([1]);
+  });
+
+  it("answers yes or no only when the sentence states what is asked", () => {
+    const doc = { title: "Driving times", docId: "driving.md" };
+    const no = compose("Are drivers in Hamburg allowed to use the extension?", [
+      unit(1, "Drivers in Hamburg are not allowed to use the extension.", doc),
+    ]);
+    expect(no[0]!.text).toBe("No. Driving times: Drivers in Hamburg are not allowed to use the extension.");
+    const open = compose("Are drivers in Hamburg allowed to use the extension?", [
+      unit(1, "Hamburg drivers work in two shifts.", doc),
+    ]);
+    expect(open[0]!.text).toBe("Driving times: Hamburg drivers work in two shifts.");
+  });
+
+  it("answers a Chinese question in Chinese, quoting the source", () => {
+    const doc = { title: "地面站操作手册", docId: "zh/ground-station.md" };
+    const claims = compose("地面站主天线的直径是多少？", [unit(1, "地面站有一台直径 3.7 米的抛物面天线。", doc)]);
+    expect(claims[0]!.text).toBe("地面站主天线的直径是3.7 米。");
+  });
+});
