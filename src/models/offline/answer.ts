@@ -4,7 +4,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { askedFor, type QuestionPart } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
-import { type Candidate, candidates, wordTerms } from "./candidates.js";
+import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { composePart } from "./compose.js";
 import type { OfflineSettings } from "./settings.js";
@@ -133,7 +133,9 @@ export function answerFromEvidence(
     );
     // Enough of the part covered, and some sentence about what it asks (not only its names).
     const enough =
-      coverage(wordTerms(part), text) >= settings.minAnswerCoverage && chosen.some((c) => c.asked >= ASKED_MIN);
+      coverage(wordTerms(part), text) >= settings.minAnswerCoverage &&
+      chosen.some((c) => c.asked >= ASKED_MIN) &&
+      cjkNamesHeld(part, text, settings.answer.cjkNameLength);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
     if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {
       unsupported.push(part.text);
@@ -141,7 +143,9 @@ export function answerFromEvidence(
     }
     const measured = part.comparative ? measureFor(part, all, settings.answer.measureLabelWeight) : undefined;
     if (measured) {
-      sides.push({ part, n: measured.n, quote: measured.quote });
+      const attribute = part.terms.filter((t) => !termSet(part.alternative ?? "").has(t));
+      const value = valueSpan(measured.quote, "number", { asked: attribute, header: measured.header });
+      sides.push({ part, n: measured.n, quote: measured.quote, value: value?.labelled ? value.text : undefined });
       sideClaims.push(claims.length);
     }
     const composed = composePart({

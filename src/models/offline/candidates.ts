@@ -38,6 +38,15 @@ export function wordTerms(part: Pick<QuestionPart, "text" | "terms">): string[] 
   return kept.length > 0 ? kept : part.terms;
 }
 
+/**
+ * CJK text has no capitals to mark names, so a long CJK word of the question (名古屋, ハンブルク: at least
+ * `minLength` characters) stands in for an entity: the chosen sentences must hold every one.
+ */
+export function cjkNamesHeld(part: Pick<QuestionPart, "text" | "terms">, text: string, minLength: number): boolean {
+  const have = termSet(text);
+  return wordTerms(part).every((t) => !isCjk(t) || t.length < minLength || have.has(t));
+}
+
 /** The part's terms that are not its entities' own words: what it asks about them. */
 export function askedTerms(part: QuestionPart): string[] {
   const entityTerms = termSet(part.entities.join(" "));

@@ -125,9 +125,10 @@ export function valueUnit(order: Candidate[], input: ComposeInput): Valued | und
       const value = valueIn(c, input);
       return value ? [{ c, value }] : [];
     });
-  const chosen = valued(order);
+  // Among the chosen: labelled first, then the unit covering more of what is asked (stable, so order breaks ties).
+  const chosen = valued(order).sort((a, b) => b.c.asked - a.c.asked);
   const labelled = chosen.find((v) => v.value.labelled);
-  if (labelled) return labelled;
+  if (labelled || order.length < 2) return labelled ?? chosen[0];
   const top = input.all[0]?.score ?? 0;
   const near = input.all.filter(
     (c) =>
@@ -169,7 +170,12 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     }
     return [lead, ...rest.map(claimOf)];
   }
-  const order = part.chain ? [...chosen].reverse() : chosen;
+  // One side of a comparison is answered by the comparison's outcome, not by a value of its own.
+  if (part.alternative) return chosen.map(claimOf);
+  // A fact or entity has no type to check its value by: only the best unit may give one.
+  const typed = kind !== "fact" && kind !== "entity";
+  const ranked = part.chain ? [...chosen].reverse() : chosen;
+  const order = typed ? ranked : ranked.slice(0, 1);
   const found = valueUnit(order, input);
   if (!found) return chosen.map(claimOf);
   const { winner, old } = freshest(found, input);

@@ -58,7 +58,7 @@ const COPULA: Record<"en" | "de", Set<string>> = {
 };
 /** Fronted question words that a subject or copula rewrite replaces. */
 const FRONT: Record<"en" | "de", RegExp> = {
-  en: /^(?:who|what)(?:'s)?\s+/iu,
+  en: /^(?:who|what's|what)\s+/iu,
   de: /^(?:wer|was)\s+/iu,
 };
 /** Question words that can be a sentence's subject before its verb ("Who leads X"); "what" is too often a determiner. */
@@ -82,6 +82,7 @@ export function statement(question: string, value: string, lang: Lang = language
   }
   const front = FRONT[lang].exec(q);
   if (!front) return undefined;
+  // "What's X" is "what is"; "who's" is as often "whose", so it is not read as a contraction.
   const contracted = /'s\s+$/.test(front[0]);
   const rest = q.slice(front[0].length);
   const words = rest.split(/\s+/).map((w) => w.toLowerCase());

@@ -29,6 +29,8 @@ export interface AnswerSettings {
   labelledScoreShare: number;
   /** Weight of a labelled number when choosing each side's value in a comparison. */
   measureLabelWeight: number;
+  /** CJK words of at least this many characters count as names the answer's sentences must hold. */
+  cjkNameLength: number;
   /** Longest value span (characters) a direct answer puts into the question's words. */
   maxValueLength: number;
 }
@@ -38,6 +40,7 @@ const ANSWER: AnswerSettings = {
   rivalScoreShare: 0.8,
   labelledScoreShare: 0.85,
   measureLabelWeight: 0.5,
+  cjkNameLength: 3,
   maxValueLength: 80,
 };
 

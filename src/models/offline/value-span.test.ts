@@ -59,3 +59,28 @@ describe("fieldsOf", () => {
     expect(fieldsOf("The gateway writes to the Frame Store database.")).toEqual([]);
   });
 });
+
+describe("labelled values", () => {
+  it("reads a key-value table row by its first cell, whatever its header", () => {
+    const v = valueSpan("| Availability SLO | 99.95% monthly |", "number", {
+      header: ["Field", "Value"],
+      asked: ["availability", "slo"],
+    });
+    expect(v).toEqual(expect.objectContaining({ text: "99.95% monthly", labelled: true }));
+  });
+
+  it("takes a fact from a label only when the label names most of what is asked", () => {
+    const asked = ["deprecated", "endpoint", "timeout", "refunds"];
+    expect(valueSpan("| POST /v2/refunds | Refunds (v2) |", "fact", { asked })).toBeUndefined();
+    expect(valueSpan("- Status: closed", "fact", { asked: ["status"] })?.text).toBe("closed");
+  });
+});
+
+describe("person names", () => {
+  it("takes two-word names, not song titles or hyphenated places", () => {
+    expect(valueSpan('Her single "You Don\'t Love Me" was produced by Mad Professor.', "person")?.text).toBe(
+      "Mad Professor",
+    );
+    expect(valueSpan("He was born in Austria-Hungary.", "person")).toBeUndefined();
+  });
+});

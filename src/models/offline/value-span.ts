@@ -107,11 +107,17 @@ function dates(text: string): Match[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** Words that make a capitalised phrase a title ("You Don't Love Me") rather than a name. */
+const NOT_IN_NAME = new Set("the of a an and or you me my your our in on for to at by with is are was not".split(" "));
+
 function persons(text: string, known: string): Match[] {
   const lowerKnown = known.toLowerCase();
   return all(NAME, text).filter((m) => {
     const name = text.slice(m.start, m.end);
-    return !NOT_PERSON.test(name) && !name.split(/[ -]/).some((w) => lowerKnown.includes(w.toLowerCase()));
+    const words = name.split(/[ -]/).map((w) => w.toLowerCase());
+    return (
+      name.includes(" ") && !NOT_PERSON.test(name) && !words.some((w) => NOT_IN_NAME.has(w) || lowerKnown.includes(w))
+    );
   });
 }
 
@@ -153,11 +159,14 @@ const cellsOf = (line: string): Match[] => {
 export function fieldsOf(text: string, header?: string[]): Field[] {
   if (text.trimStart().startsWith("|")) {
     const cells = cellsOf(text);
+    // A two-column "| Limit | Value |" row: the first cell labels the second (whatever the header says).
+    if (cells.length === 2) {
+      const label = `${text.slice(cells[0]!.start, cells[0]!.end)} ${header?.[1] ?? ""}`.trim();
+      return [{ label, ...cells[1]! }];
+    }
     if (header && header.length === cells.length) {
       return cells.map((c, i) => ({ label: header[i]!, ...c }));
     }
-    // A two-column "| Limit | Value |" row: the first cell labels the second.
-    if (cells.length === 2) return [{ label: text.slice(cells[0]!.start, cells[0]!.end), ...cells[1]! }];
     return [];
   }
   const m = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?([^:\n]{1,60}?)(?:\*\*)?:\s+(\S.*)$/u.exec(text);
@@ -199,10 +208,12 @@ export function valueSpan(
       .filter(({ f }) => !/^[\s\d.,]*$/.test(text.slice(f.start, f.end)) || kind === "number" || kind === "duration");
     const best = scored.sort((a, b) => b.score - a.score)[0];
     const typedKind = kind !== "fact" && kind !== "entity";
-    if (best && (best.score > 0 || (fields.length === 1 && typedKind))) {
+    // A fact has no type to check, so its label must name most of what is asked.
+    const needed = typedKind ? 1 : Math.max(1, Math.ceil(asked.length / 2));
+    if (best && (best.score >= needed || (fields.length === 1 && typedKind))) {
       const value = text.slice(best.f.start, best.f.end);
       const inner = typedSpans(value, kind, known)[0];
-      const labelled = best.score > 0;
+      const labelled = best.score >= needed;
       if (inner) return { ...span({ start: best.f.start + inner.start, end: best.f.start + inner.end }), labelled };
       // A name or fact is the whole value, unless the question already holds it ("ticket_id: T-1055").
       if ((!typedKind || kind === "person") && !known.toLowerCase().includes(value.trim().toLowerCase()))
