@@ -100,3 +100,23 @@ describe("composePart", () => {
     expect(claims[0]!.text).toBe("地面站主天线的直径是3.7 米。");
   });
 });
+
+describe("composePart support", () => {
+  it("gives no direct value from prose that states little of what is asked", () => {
+    const doc = { title: "Climate", docId: "climate.md" };
+    const c = { ...unit(1, "The average temperature in July is 72.6 °F.", doc), asked: 0.3 };
+    const claims = compose("What is the continental limit of the continent with the lowest temperature?", [c]);
+    expect(claims.map((x) => x.text)).toEqual(["Climate: The average temperature in July is 72.6 °F."]);
+  });
+
+  it("keeps a bridging sentence that names what the question names and the answer's document does not", () => {
+    const hop = unit(1, "Ceelmakoile is a town in the Hiran region of Somalia.", {
+      title: "Ceelmakoile",
+      docId: "a.md",
+    });
+    const answer = unit(2, "- President: Hassan Sheikh Mohamud", { title: "Somalia", docId: "b.md" });
+    const noise = unit(3, "Highline Garden is in SeaTac, Washington.", { title: "Garden", docId: "c.md" });
+    const claims = compose("Who is the president of the country Ceelmakoile is in?", [hop, answer, noise]);
+    expect(claims.map((x) => x.citations[0]!.n)).toEqual([2, 1]);
+  });
+});

@@ -128,14 +128,16 @@ export function valueUnit(order: Candidate[], input: ComposeInput): Valued | und
   // Among the chosen: labelled first, then the unit covering more of what is asked (stable, so order breaks ties).
   const chosen = valued(order).sort((a, b) => b.c.asked - a.c.asked);
   const labelled = chosen.find((v) => v.value.labelled);
-  if (labelled || order.length < 2) return labelled ?? chosen[0];
+  // A value read from prose must come from a sentence that states most of what is asked.
+  const prose = chosen.find((v) => v.c.asked >= input.settings.proseValueCoverage);
+  if (labelled || order.length < 2) return labelled ?? prose;
   const top = input.all[0]?.score ?? 0;
   const near = input.all.filter(
     (c) =>
       c.score >= top * input.settings.labelledScoreShare &&
       input.part.entities.every((e) => mentions(c.passageText, e)),
   );
-  return valued(near).find((v) => v.value.labelled) ?? chosen[0];
+  return valued(near).find((v) => v.value.labelled) ?? prose;
 }
 
 /** Does a supporting unit say anything the direct answer does not: a name or identifier it leaves out? */
@@ -195,8 +197,14 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   // The value's own sentence when it is prose the direct answer only shortens; a chain's other hops when they
   // add to it. Other sentences of a one-hop part are left out: the answer cites what it uses.
   const bare = !direct.includes(" ") || direct.replace(/[.。]$/, "") === winner.value.text;
-  for (const c of part.chain ? chosen : [winner.c]) {
-    if (c === winner.c ? !bare || fieldsOf(c.quote, c.header).length > 0 : !addsTo(direct, c)) continue;
+  // A one-hop part keeps another sentence only when it bridges: it names something the question names that the
+  // answer's own document does not (the first hop of a question the analysis did not see as a chain).
+  const bridges = (c: Candidate) =>
+    input.part.entities.some((e) => mentions(c.quote, e) && !mentions(winner.c.passageText, e));
+  for (const c of chosen) {
+    const keep =
+      c === winner.c ? bare && fieldsOf(c.quote, c.header).length === 0 : part.chain ? addsTo(direct, c) : bridges(c);
+    if (!keep) continue;
     if (c !== winner.c && old && c === old.c) continue;
     claims.push(claimOf(c));
   }

@@ -31,6 +31,8 @@ export interface AnswerSettings {
   measureLabelWeight: number;
   /** CJK words of at least this many characters count as names the answer's sentences must hold. */
   cjkNameLength: number;
+  /** Share of the asked terms a prose sentence must hold for its value to be the direct answer. */
+  proseValueCoverage: number;
   /** Longest value span (characters) a direct answer puts into the question's words. */
   maxValueLength: number;
 }
@@ -41,6 +43,7 @@ const ANSWER: AnswerSettings = {
   labelledScoreShare: 0.85,
   measureLabelWeight: 0.5,
   cjkNameLength: 3,
+  proseValueCoverage: 0.6,
   maxValueLength: 80,
 };
 
