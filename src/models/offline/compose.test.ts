@@ -114,9 +114,24 @@ describe("composePart support", () => {
       title: "Ceelmakoile",
       docId: "a.md",
     });
-    const answer = unit(2, "- President: Hassan Sheikh Mohamud", { title: "Somalia", docId: "b.md" });
+    // The answer was found by a later hop than the sentence that leads to it.
+    const answer = { ...unit(2, "- President: Hassan Sheikh Mohamud", { title: "Somalia", docId: "b.md" }), step: 2 };
     const noise = unit(3, "Highline Garden is in SeaTac, Washington.", { title: "Garden", docId: "c.md" });
     const claims = compose("Who is the president of the country Ceelmakoile is in?", [hop, answer, noise]);
     expect(claims.map((x) => x.citations[0]!.n)).toEqual([2, 1]);
+    const sameHop = compose("Who is the president of the country Ceelmakoile is in?", [hop, { ...answer, step: 1 }]);
+    expect(sameHop.map((x) => x.citations[0]!.n)).toEqual([2]);
+  });
+});
+
+describe("composePart without a value", () => {
+  it("follows the best sentence only with sentences naming what is asked or from its own passage", () => {
+    const doc = { title: "Ticket T-1", docId: "t1" };
+    const best = unit(1, "The merchant reports refunds failing with 504.", doc);
+    const same = unit(1, "Refunds fail since 14:05.", doc);
+    const named = unit(2, "T-1 was linked to INC-7.", { title: "INC-7", docId: "inc7" });
+    const noise = unit(3, "Laptops must be encrypted.", { title: "Remote work", docId: "rw" });
+    const claims = compose("What problem did the merchant report in ticket T-1?", [best, same, named, noise]);
+    expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 1, 2]);
   });
 });

@@ -140,6 +140,10 @@ export function valueUnit(order: Candidate[], input: ComposeInput): Valued | und
   return valued(near).find((v) => v.value.labelled) ?? prose;
 }
 
+/** A unit that names something the part names: without a value to show, only such sentences follow the best. */
+const namesPart = (c: Candidate, part: QuestionPart) =>
+  part.chain || part.entities.length === 0 || part.entities.some((e) => mentions(c.quote, e));
+
 /** Does a supporting unit say anything the direct answer does not: a name or identifier it leaves out? */
 function addsTo(direct: string, c: Candidate): boolean {
   const entities = extractEntities(c.quote).map((e) => e.text);
@@ -179,7 +183,13 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const ranked = part.chain ? [...chosen].reverse() : chosen;
   const order = typed ? ranked : ranked.slice(0, 1);
   const found = valueUnit(order, input);
-  if (!found) return chosen.map(claimOf);
+  if (!found) {
+    // Without a value the best sentence answers; others follow when they name what the part names or come from
+    // the same passage (a sentence of another document that names nothing asked is more often noise).
+    const [first, ...rest] = chosen as [Candidate, ...Candidate[]];
+    const follows = (c: Candidate) => namesPart(c, part) || c.n === first.n;
+    return [first, ...rest.filter(follows)].map(claimOf);
+  }
   const { winner, old } = freshest(found, input);
   // A chain's answer names where it came from: "Dana Okafor (Flight Software Team) leads the team that ...".
   const title = safeTitle(winner.c);
@@ -200,6 +210,7 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   // A one-hop part keeps another sentence only when it bridges: it names something the question names that the
   // answer's own document does not (the first hop of a question the analysis did not see as a chain).
   const bridges = (c: Candidate) =>
+    c.step < winner.c.step &&
     input.part.entities.some((e) => mentions(c.quote, e) && !mentions(winner.c.passageText, e));
   for (const c of chosen) {
     const keep =
