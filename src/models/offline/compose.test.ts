@@ -133,5 +133,16 @@ describe("composePart without a value", () => {
     const noise = unit(3, "Laptops must be encrypted.", { title: "Remote work", docId: "rw" });
     const claims = compose("What problem did the merchant report in ticket T-1?", [best, same, named, noise]);
     expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 1, 2]);
+    const painter = unit(4, "Smart was known for precisionist urban landscapes.", {
+      title: "Jeffrey Smart",
+      docId: "js",
+    });
+    const speakers = unit(5, "Speakers included the painter Jeffrey Smart.", { title: "Institute", docId: "bi" });
+    const hop = compose("Which painter spoke at the Institute, known for depictions of what?", [
+      speakers,
+      painter,
+      noise,
+    ]);
+    expect(hop.map((x) => x.citations[0]!.n)).toEqual([5, 4]);
   });
 });

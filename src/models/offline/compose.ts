@@ -187,7 +187,9 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     // Without a value the best sentence answers; others follow when they name what the part names or come from
     // the same passage (a sentence of another document that names nothing asked is more often noise).
     const [first, ...rest] = chosen as [Candidate, ...Candidate[]];
-    const follows = (c: Candidate) => namesPart(c, part) || c.n === first.n;
+    // A sentence of the document the best one names ("... the painter Jeffrey Smart" -> "Jeffrey Smart") follows.
+    const named = (c: Candidate) => c.title.length >= 4 && mentions(first.quote, c.title);
+    const follows = (c: Candidate) => namesPart(c, part) || c.n === first.n || named(c);
     return [first, ...rest.filter(follows)].map(claimOf);
   }
   const { winner, old } = freshest(found, input);
