@@ -120,24 +120,30 @@ function freshest(found: Valued, input: ComposeInput): { winner: Valued; old?: V
  * close to the best that mention everything the part names; else the first chosen unit with a value.
  */
 export function valueUnit(order: Candidate[], input: ComposeInput): Valued | undefined {
-  const valued = (cs: Candidate[]) =>
-    cs.flatMap((c) => {
-      const value = valueIn(c, input);
-      return value ? [{ c, value }] : [];
-    });
-  // Among the chosen: labelled first, then the unit covering more of what is asked (stable, so order breaks ties).
-  const chosen = valued(order).sort((a, b) => b.c.asked - a.c.asked);
-  const labelled = chosen.find((v) => v.value.labelled);
-  // A value read from prose must come from a sentence that states most of what is asked.
-  const prose = chosen.find((v) => v.c.asked >= input.settings.proseValueCoverage);
-  if (labelled || order.length < 2) return labelled ?? prose;
-  const top = input.all[0]?.score ?? 0;
-  const near = input.all.filter(
-    (c) =>
-      c.score >= top * input.settings.labelledScoreShare &&
-      input.part.entities.every((e) => mentions(c.passageText, e)),
+  const asked = askedTerms(input.part);
+  const valued = order.flatMap((c) => {
+    const value = valueIn(c, input);
+    return value ? [{ c, value }] : [];
+  });
+  // A value read from prose must come from a sentence that itself states most of what is asked; a field or
+  // table row is trusted in the chosen order (best first).
+  const trusted = (v: Valued) =>
+    fieldsOf(v.c.quote, v.c.header).length > 0 || coverage(asked, v.c.context) >= input.settings.proseValueCoverage;
+  return valued.find((v) => v.value.labelled) ?? valued.find(trusted);
+}
+
+/**
+ * Does the part start a question of its own (the question's start, or a capitalised clause)? A clause split
+ * off mid-sentence ("..., who missed the season") is not rewritten as a statement.
+ */
+function startsQuestion(question: string, partText: string): boolean {
+  const head = partText.trim().slice(0, 24);
+  if (question.trim().startsWith(head)) return true;
+  return (
+    /^\p{Lu}/u.test(head) ||
+    !/^\p{L}/u.test(head) ||
+    /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(head)
   );
-  return valued(near).find((v) => v.value.labelled) ?? prose;
 }
 
 /** A unit that names something the part names: without a value to show, only such sentences follow the best. */
@@ -197,7 +203,7 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const title = safeTitle(winner.c);
   const via =
     part.chain && title && !mentions(input.question, title) && !mentions(winner.value.text, title) ? ` (${title})` : "";
-  const direct = directSentence(part.text, `${winner.value.text}${via}`);
+  const direct = directSentence(part.text, `${winner.value.text}${via}`, startsQuestion(input.question, part.text));
   const claims: DraftClaim[] = [{ text: direct, citations: [cite(winner.c)] }];
   if (old) {
     const when = dateLabel(old.c.item) ?? "";
@@ -214,9 +220,15 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const bridges = (c: Candidate) =>
     c.step < winner.c.step &&
     input.part.entities.some((e) => mentions(c.quote, e) && !mentions(winner.c.passageText, e));
+  // A value read from prose, or from a field whose label does not name what was asked, is shown with its own
+  // sentence and the rest of its passage's chosen sentences (same document: no citation of another).
+  const sure = winner.value.labelled === true;
+  const prose = fieldsOf(winner.c.quote, winner.c.header).length === 0;
   for (const c of chosen) {
     const keep =
-      c === winner.c ? bare && fieldsOf(c.quote, c.header).length === 0 : part.chain ? addsTo(direct, c) : bridges(c);
+      c === winner.c
+        ? (bare || !sure) && prose
+        : (!sure && c.n === winner.c.n) || (part.chain ? addsTo(direct, c) : bridges(c));
     if (!keep) continue;
     if (c !== winner.c && old && c === old.c) continue;
     claims.push(claimOf(c));

@@ -102,9 +102,9 @@ export function statement(question: string, value: string, lang: Lang = language
 }
 
 /** The direct answer: the statement when the question has a shape for one, else the value alone. */
-export function directSentence(question: string, value: string): string {
+export function directSentence(question: string, value: string, rewrite = true): string {
   const lang = languageOf(question);
-  return statement(question, value, lang) ?? stop(capitalise(value), lang);
+  return (rewrite ? statement(question, value, lang) : undefined) ?? stop(capitalise(value), lang);
 }
 
 /** Yes and no in the question's language. */

@@ -25,8 +25,6 @@ export interface AnswerSettings {
   polarityCoverage: number;
   /** A unit of another document competes as a newer or older value when it scores this share of the answer's. */
   rivalScoreShare: number;
-  /** A unit with a labelled value answers instead of the chosen ones when it scores this share of the best. */
-  labelledScoreShare: number;
   /** Weight of a labelled number when choosing each side's value in a comparison. */
   measureLabelWeight: number;
   /** CJK words of at least this many characters count as names the answer's sentences must hold. */
@@ -40,7 +38,6 @@ export interface AnswerSettings {
 const ANSWER: AnswerSettings = {
   polarityCoverage: 0.75,
   rivalScoreShare: 0.8,
-  labelledScoreShare: 0.85,
   measureLabelWeight: 0.5,
   cjkNameLength: 3,
   proseValueCoverage: 0.6,

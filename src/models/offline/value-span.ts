@@ -41,7 +41,7 @@ const DATE_PATTERNS: RegExp[] = [
   new RegExp(`\\b\\d{1,2}\\.?\\s(?:${MONTHS})\\.?\\s\\d{4}\\b`, "giu"),
   new RegExp(`\\b(?:${MONTHS})\\.?\\s\\d{1,2}(?:st|nd|rd|th)?,?\\s\\d{4}\\b`, "giu"),
   /\d{4}年\d{1,2}月(?:\d{1,2}日)?/g,
-  new RegExp(`\\b(?:${WEEKDAYS})\\b(?:,?\\s(?:at|um|ab)\\s${TIME})?`, "giu"),
+  new RegExp(`\\b(?:${WEEKDAYS})\\b(?:,?\\s(?:(?:at|um|ab)\\s)?${TIME})?`, "giu"),
   new RegExp(`\\b(?:${MONTHS})\\.?\\s\\d{4}\\b`, "giu"),
   new RegExp(`\\b${TIME}`, "gu"),
   /\b(?:19|20)\d{2}\b/g,
