@@ -60,7 +60,10 @@ describe("composePart", () => {
     const kept = compose("How long is a token valid?", [
       unit(1, "A token is valid for 15 minutes after it is created.", doc),
     ]);
-    expect(kept.map((c) => c.text)).toEqual(["15 minutes.", "Tokens: A token is valid for 15 minutes after it is created."]);
+    expect(kept.map((c) => c.text)).toEqual([
+      "15 minutes.",
+      "Tokens: A token is valid for 15 minutes after it is created.",
+    ]);
     const fact = compose("What happened in IR-09?", [unit(3, "A pallet fell from a forklift at dock 4.", doc)]);
     expect(fact.map((c) => c.text)).toEqual(["Tokens: A pallet fell from a forklift at dock 4."]);
   });

@@ -125,10 +125,13 @@ export function valueUnit(order: Candidate[], input: ComposeInput): Valued | und
     const value = valueIn(c, input);
     return value ? [{ c, value }] : [];
   });
-  // A value read from prose must come from a sentence that itself states most of what is asked; a field or
-  // table row is trusted in the chosen order (best first).
+  // An unlabelled value must come from a unit that itself states most of what is asked, or from a field of the
+  // record of what the question names (INC-2026-045's "Duration: 38 minutes"); first in the chosen order.
+  const about = (c: Candidate) =>
+    input.part.entities.length > 0 && input.part.entities.every((e) => mentions(`${c.item.docId} ${c.title}`, e));
   const trusted = (v: Valued) =>
-    fieldsOf(v.c.quote, v.c.header).length > 0 || coverage(asked, v.c.context) >= input.settings.proseValueCoverage;
+    coverage(asked, v.c.context) >= input.settings.proseValueCoverage ||
+    (fieldsOf(v.c.quote, v.c.header).length > 0 && about(v.c));
   return valued.find((v) => v.value.labelled) ?? valued.find(trusted);
 }
 
@@ -195,7 +198,8 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     const [first, ...rest] = chosen as [Candidate, ...Candidate[]];
     // A sentence of the document the best one names ("... the painter Jeffrey Smart" -> "Jeffrey Smart") follows.
     const named = (c: Candidate) => c.title.length >= 4 && mentions(first.quote, c.title);
-    const follows = (c: Candidate) => namesPart(c, part) || c.n === first.n || named(c);
+    // A later hop's sentence is what the best one led to (the second fact of a chain the analysis missed).
+    const follows = (c: Candidate) => namesPart(c, part) || c.n === first.n || named(c) || c.step > first.step;
     return [first, ...rest.filter(follows)].map(claimOf);
   }
   const { winner, old } = freshest(found, input);

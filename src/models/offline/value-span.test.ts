@@ -84,3 +84,16 @@ describe("person names", () => {
     expect(valueSpan("He was born in Austria-Hungary.", "person")).toBeUndefined();
   });
 });
+
+describe("table rows keyed by their other cells", () => {
+  it("labels the one cell of the asked kind when the row's key cell names what is asked", () => {
+    const header = ["Data", "Retention", "Notes"];
+    const v = valueSpan("| API request logs | 400 days | Searchable by request_id |", "duration", {
+      header,
+      asked: ["api", "request", "logs", "retained"],
+    });
+    expect(v).toEqual(expect.objectContaining({ text: "400 days", labelled: true }));
+    const other = valueSpan("| KYC documents | 5 years | Encrypted |", "duration", { header, asked: ["api", "logs"] });
+    expect(other?.labelled).toBeFalsy();
+  });
+});

@@ -207,6 +207,22 @@ export function valueSpan(
       .map((f) => ({ f, score: hits(asked, f.label) }))
       .filter(({ f }) => !/^[\s\d.,]*$/.test(text.slice(f.start, f.end)) || kind === "number" || kind === "duration");
     const best = scored.sort((a, b) => b.score - a.score)[0];
+    // A table row whose other cells name what is asked ("| API request logs | 400 days |" under Data, Retention)
+    // labels its one cell of the asked kind.
+    if (
+      best &&
+      best.score === 0 &&
+      fields.length > 1 &&
+      kind !== "fact" &&
+      kind !== "entity" &&
+      hits(asked, text) > 0
+    ) {
+      const typedCells = fields.filter((f) => typedSpans(text.slice(f.start, f.end), kind, known).length > 0);
+      const cell = typedCells.length === 1 ? typedCells[0]! : undefined;
+      const inner = cell ? typedSpans(text.slice(cell.start, cell.end), kind, known)[0] : undefined;
+      if (cell && inner && hits(asked, text) >= Math.ceil(asked.length / 2))
+        return { ...span({ start: cell.start + inner.start, end: cell.start + inner.end }), labelled: true };
+    }
     const typedKind = kind !== "fact" && kind !== "entity";
     // A fact has no type to check, so its label must name most of what is asked.
     const needed = typedKind ? 1 : Math.max(1, Math.ceil(asked.length / 2));
