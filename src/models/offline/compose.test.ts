@@ -149,3 +149,20 @@ describe("composePart without a value", () => {
     expect(hop.map((x) => x.citations[0]!.n)).toEqual([5, 4]);
   });
 });
+
+describe("composePart with a value", () => {
+  it("keeps a sentence of the same document that states another asked thing, not one of another document", () => {
+    const doc = { title: "Parental leave", docId: "leave.md" };
+    const weeks = unit(1, "| Secondary caregiver | 10 weeks at full pay |", doc);
+    const eligible = unit(3, "Employees are eligible after 6 months.", doc);
+    const other = unit(4, "Employees are eligible for on-call after 90 days.", {
+      title: "On-call",
+      docId: "oncall.md",
+    });
+    const claims = compose(
+      "How many weeks of paid leave does a secondary caregiver get, and after how long is an employee eligible?",
+      [weeks, eligible, other],
+    );
+    expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 3]);
+  });
+});

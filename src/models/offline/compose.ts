@@ -1,7 +1,7 @@
 import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import type { DraftClaim } from "../../spec/engine.js";
 import { extractEntities, mentions } from "../../text/entities.js";
-import { coverage } from "../../text/overlap.js";
+import { coverage, termSet } from "../../text/overlap.js";
 import type { AnswerType, QuestionPart } from "./analyze.js";
 import { askedTerms, type Candidate } from "./candidates.js";
 import { directSentence, type Lang, languageOf, YES_NO } from "./direct.js";
@@ -228,11 +228,17 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   // sentence and the rest of its passage's chosen sentences (same document: no citation of another).
   const sure = winner.value.labelled === true;
   const prose = fieldsOf(winner.c.quote, winner.c.header).length === 0;
+  // Another part of the same document that states something asked the value's unit does not ("..., and after how
+  // long is an employee eligible?"): it cites no other source.
+  const winnerTerms = termSet(winner.c.context);
+  const coversMore = (c: Candidate) =>
+    c.item.docId === winner.c.item.docId &&
+    askedTerms(part).some((t) => !winnerTerms.has(t) && termSet(c.context).has(t));
   for (const c of chosen) {
     const keep =
       c === winner.c
         ? (bare || !sure) && prose
-        : (!sure && c.n === winner.c.n) || (part.chain ? addsTo(direct, c) : bridges(c));
+        : (!sure && c.n === winner.c.n) || coversMore(c) || (part.chain ? addsTo(direct, c) : bridges(c));
     if (!keep) continue;
     if (c !== winner.c && old && c === old.c) continue;
     claims.push(claimOf(c));
