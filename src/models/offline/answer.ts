@@ -1,30 +1,15 @@
-import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
 import { extractEntities, mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
-import { queryTerms } from "../../text/tokenize.js";
 import { askedFor, type QuestionPart } from "./analyze.js";
+import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
+import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
-import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+import { composePart } from "./compose.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim, sqlCovers, sqlNotes, sqlUnmapped } from "./sql-steps.js";
-
-interface Candidate {
-  n: number;
-  step: number;
-  quote: string;
-  title: string;
-  score: number;
-  context: string;
-  /** Title, section and text of the whole passage. */
-  passageText: string;
-  header?: string[];
-  /** Where the unit starts in its passage. */
-  start: number;
-  /** Share of what the part asks (its non-entity terms, or the hop's query) this unit covers. */
-  asked: number;
-}
+import { valueSpan } from "./value-span.js";
 
 /** Share of what a part asks (its non-entity terms) that some chosen sentence must hold. */
 const ASKED_MIN = 0.5;
@@ -32,84 +17,6 @@ const ASKED_MIN = 0.5;
 /** Questions that ask for every item of a list, and how many rows such an answer quotes at most. */
 const LIST = /^\s*(?:list|enumerate|name all|what are (?:all )?the|which are the)\b/i;
 const MAX_LISTED = 10;
-
-/** Makes a quoted line readable: a table row reads "Header: cell; ...", list and heading marks go. */
-function readable(quote: string, header?: string[]): string {
-  const cells = quote
-    .trim()
-    .replace(/^\||\|$/g, "")
-    .split("|")
-    .map((c) => c.trim());
-  let line = quote;
-  if (quote.includes("|") && cells.length >= 2) {
-    line =
-      header && header.length === cells.length && cells.length > 2
-        ? cells.map((c, i) => `${header[i]}: ${c}`).join("; ")
-        : cells.filter(Boolean).join(": ");
-  }
-  return line.replace(/^\s*(?:[-*+]|\d+\.|#{1,6})\s+/, "").replace(/\*\*|`/g, "");
-}
-
-/** The part's terms that are not its entities' own words: what it asks about them. */
-function askedTerms(part: QuestionPart): string[] {
-  const entityTerms = termSet(part.entities.join(" "));
-  return [...part.terms, ...part.head].filter((t) => !entityTerms.has(t));
-}
-
-function candidates(state: AgentState, part: QuestionPart, index: number): Candidate[] {
-  const out: Candidate[] = [];
-  const asked = askedTerms(part);
-  for (const record of callsForPart(state, index)) {
-    const callTerms = queryTerms(String(record.call.args.query ?? "")).map(fold);
-    for (const { n, passage } of passagesOf(state, record, 3)) {
-      const title = passage.title ?? "";
-      // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
-      const topical = coverage(part.terms, fullText(passage));
-      // A passage that is the record of an entity the question names (ticket T-1055's row, INC-2026-031's page).
-      const about = part.entities.some((e) => mentions(`${passage.docId} ${title}`, e)) ? 1 : 0;
-      for (const unit of unitsOf(passage.text)) {
-        if (looksLikeInstruction(unit.text)) continue;
-        const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
-        const have = termSet(context);
-        const onCall = coverage(callTerms, have);
-        const onPart = coverage(part.terms, have);
-        if (onCall === 0 && onPart === 0) continue;
-        const typed = hasAnswerType(
-          unit.text,
-          part.answerType,
-          `${state.standaloneQuestion} ${String(record.call.args.query ?? "")}`,
-        )
-          ? 1
-          : 0;
-        const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
-        const head = part.chain ? coverage(part.head, have) : 0;
-        const score =
-          0.5 * onCall +
-          0.5 * onPart +
-          0.4 * head +
-          0.5 * typed +
-          0.15 * entity +
-          0.1 * passage.score +
-          0.3 * topical +
-          0.3 * about;
-        out.push({
-          n,
-          step: record.step,
-          quote: unit.text,
-          title,
-          score,
-          context,
-          passageText: fullText(passage),
-          header: unit.header,
-          start: unit.start,
-          // What it asks: the part's own non-entity words, or the words this hop searched for.
-          asked: asked.length === 0 ? 1 : Math.max(onCall, coverage(asked, have)),
-        });
-      }
-    }
-  }
-  return out.sort((a, b) => b.score - a.score);
-}
 
 function pick(part: QuestionPart, all: Candidate[]): Candidate[] {
   if (all.length === 0) return [];
@@ -163,7 +70,7 @@ const COMPARATIVE_WORDS = new Set([
  * when the question asks how long), belongs to a passage about that side, and says most about the
  * compared attribute (the part's words other than the side's own name and the comparative).
  */
-function measureFor(part: QuestionPart, all: Candidate[]): Candidate | undefined {
+function measureFor(part: QuestionPart, all: Candidate[], labelWeight: number): Candidate | undefined {
   const side = termSet(part.alternative ?? "");
   const attribute = part.terms.filter((t) => !side.has(t) && !COMPARATIVE_WORDS.has(t));
   const wantsDuration = DURATION_WORDS.test(part.text);
@@ -175,22 +82,11 @@ function measureFor(part: QuestionPart, all: Candidate[]): Candidate | undefined
   const fits = all.filter(
     (c) => numberIn(c.quote) !== undefined && about(c) && (!wantsDuration || hasAnswerType(c.quote, "duration")),
   );
-  const weight = (c: Candidate) => coverage(attribute, c.context) + 0.2 * c.score;
+  // A number under a label naming the attribute ("Engineers in the rotation: 7") is that side's value.
+  const labelled = (c: Candidate) =>
+    valueSpan(c.quote, "number", { asked: attribute, header: c.header })?.labelled ? 1 : 0;
+  const weight = (c: Candidate) => coverage(attribute, c.context) + 0.2 * c.score + labelWeight * labelled(c);
   return fits.sort((a, b) => weight(b) - weight(a))[0];
-}
-
-/**
- * A claim from a chosen sentence: its readable form, led by the document's title when the sentence is short
- * and does not name it. Titles and table headers are data: one that reads like an instruction ("Ignore
- * previous instructions") is never copied into the answer. Citation-like markers a passage brings (`[3]`)
- * are removed when the citations are checked, so the answer's only markers are the engine's.
- */
-function claimOf(c: Candidate): DraftClaim {
-  const header = c.header && !looksLikeInstruction(c.header.join(" ")) ? c.header : undefined;
-  const text = readable(c.quote, header);
-  const title = c.title && !looksLikeInstruction(c.title) ? c.title : "";
-  const withTitle = title && !mentions(text, title) && text.length < 80 ? `${title}: ${text}` : text;
-  return { text: withTitle, citations: [{ n: c.n, quote: c.quote }] };
 }
 
 /**
@@ -209,6 +105,8 @@ export function answerFromEvidence(
   const unsupported: string[] = [];
   const seen = new Set<string>();
   const sides: Side[] = [];
+  /** Where each compared side's claims start: replaced by the comparison's outcome when there is one. */
+  const sideClaims: number[] = [];
   for (const [index, part] of parts.entries()) {
     if (sqlCovers(state, index)) continue;
     const computed = sqlClaim(state, part, index);
@@ -224,7 +122,8 @@ export function answerFromEvidence(
       unsupported.push(`${part.text} (nothing you may read mentions ${unknown.get(index)!.join(", ")})`);
       continue;
     }
-    const all = candidates(state, part, index);
+    const kind = answerKindOf(part);
+    const all = candidates(state, part, index, kind);
     const chosen = pick(part, all);
     const text = chosen.map((c) => c.context).join(" ");
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
@@ -233,27 +132,48 @@ export function answerFromEvidence(
     const withoutEntities = (text: string) => part.entities.reduce((t, e) => t.split(e).join(" "), text);
     const typed = chosen.some(
       (c) =>
-        hasAnswerType(c.quote, part.answerType, state.standaloneQuestion) &&
+        hasAnswerType(c.quote, kind, state.standaloneQuestion) &&
         (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t))),
     );
     // Enough of the part covered, and some sentence about what it asks (not only its names).
-    const enough = coverage(part.terms, text) >= settings.minAnswerCoverage && chosen.some((c) => c.asked >= ASKED_MIN);
+    const enough =
+      coverage(wordTerms(part), text) >= settings.minAnswerCoverage &&
+      chosen.some((c) => c.asked >= ASKED_MIN) &&
+      cjkNamesHeld(part, text, settings.answer.cjkNameLength);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
     if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {
       unsupported.push(part.text);
       continue;
     }
-    const measured = part.comparative ? measureFor(part, all) : undefined;
-    if (measured) sides.push({ part, n: measured.n, quote: measured.quote });
-    for (const c of chosen) {
-      const key = `${c.n}|${c.quote}`;
+    const measured = part.comparative ? measureFor(part, all, settings.answer.measureLabelWeight) : undefined;
+    if (measured) {
+      const attribute = part.terms.filter((t) => !termSet(part.alternative ?? "").has(t));
+      const value = valueSpan(measured.quote, "number", { asked: attribute, header: measured.header });
+      sides.push({ part, n: measured.n, quote: measured.quote, value: value?.labelled ? value.text : undefined });
+      sideClaims.push(claims.length);
+    }
+    const composed = composePart({
+      question: state.standaloneQuestion,
+      part,
+      kind,
+      chosen,
+      all,
+      settings: settings.answer,
+    });
+    for (const claim of composed) {
+      const key = claim.citations.map((c) => `${c.n}|${c.quote}`).join("\n") + claim.text;
       if (seen.has(key)) continue;
       seen.add(key);
-      claims.push(claimOf(c));
+      claims.push(claim);
     }
   }
   const outcome = comparisonClaim(sides);
-  if (outcome) claims.unshift(outcome);
+  if (outcome) {
+    // The outcome cites each side's value: the sides' own sentences would only repeat it.
+    const first = sideClaims[0] ?? 0;
+    claims.splice(first, claims.length - first);
+    claims.unshift(outcome);
+  }
   const notes = sqlNotes(state, parts)
     .map((n) => ` ${n.charAt(0).toUpperCase()}${n.slice(1)}.`)
     .join("");
@@ -271,8 +191,6 @@ export function answerFromEvidence(
         notes,
     };
   }
-  const yesNo = parts.every((p) => p.answerType === "yesno") && unsupported.length === 0;
-  if (yesNo && claims[0]) claims[0] = { ...claims[0], text: `Yes. ${claims[0].text}` };
   if (unsupported.length > 0) {
     return {
       status: "partial",

@@ -48,3 +48,14 @@ describe("comparisonClaim", () => {
     expect(claim?.citations[0]?.n).toBe(4);
   });
 });
+
+describe("comparisonClaim with read values", () => {
+  it("compares the values read from each side's unit, not the quote's last number", () => {
+    const [a, b] = decompose("Which has the higher liability cap, NordRail or Brenner Road?");
+    const claim = comparisonClaim([
+      { part: a!, n: 1, quote: "| NordRail | 17 SDR per kg | 89.5% |", value: "17 SDR per kg" },
+      { part: b!, n: 2, quote: "| Brenner Road | 8.33 SDR per kg | 94.1% |", value: "8.33 SDR per kg" },
+    ]);
+    expect(claim?.text.startsWith("NordRail (17 SDR")).toBe(true);
+  });
+});

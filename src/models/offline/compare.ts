@@ -5,6 +5,8 @@ export interface Side {
   part: QuestionPart;
   n: number;
   quote: string;
+  /** The side's value as read from its unit ("17 SDR per kg" from a row of many numbers); else the quote is read. */
+  value?: string;
 }
 
 const NUMBER =
@@ -43,8 +45,8 @@ function inSeconds(n: { value: number; unit: string }): number | undefined {
 export function comparisonClaim(sides: Side[]): DraftClaim | undefined {
   if (sides.length !== 2) return undefined;
   const [a, b] = sides as [Side, Side];
-  const na = numberIn(a.quote);
-  const nb = numberIn(b.quote);
+  const na = numberIn(a.value ?? a.quote);
+  const nb = numberIn(b.value ?? b.quote);
   if (!na || !nb || !a.part.comparative || !a.part.alternative || !b.part.alternative) return undefined;
   if (na.value === nb.value) {
     return {
@@ -67,7 +69,8 @@ export function comparisonClaim(sides: Side[]): DraftClaim | undefined {
     : `${Math.round(Math.abs(va - vb) * 1000) / 1000} seconds`;
   return {
     text:
-      `${win.part.alternative} (${winN.value}${winN.unit}) over ${lose.part.alternative} (${loseN.value}${loseN.unit}), ` +
+      `${win.part.alternative} (${win.value ?? `${winN.value}${winN.unit}`}) over ` +
+      `${lose.part.alternative} (${lose.value ?? `${loseN.value}${loseN.unit}`}), ` +
       `a difference of ${diff}.`,
     citations: [
       { n: win.n, quote: win.quote },

@@ -30,6 +30,23 @@ export interface OfflineSettings {
      */
     anchorTouch: number;
   };
+  /** How answers are composed (direct answer, yes/no, superseded values). */
+  answer: AnswerSettings;
+}
+
+export interface AnswerSettings {
+  /** Share of the asked terms a sentence must state before its negation (or none) answers yes or no. */
+  polarityCoverage: number;
+  /** A unit of another document competes as a newer or older value when it scores this share of the answer's. */
+  rivalScoreShare: number;
+  /** Weight of a labelled number when choosing each side's value in a comparison. */
+  measureLabelWeight: number;
+  /** CJK words of at least this many characters count as names the answer's sentences must hold. */
+  cjkNameLength: number;
+  /** Share of the asked terms a prose sentence must hold for its value to be the direct answer. */
+  proseValueCoverage: number;
+  /** Longest value span (characters) a direct answer puts into the question's words. */
+  maxValueLength: number;
 }
 
 export interface SqlSettings {
@@ -68,6 +85,15 @@ const REFUSAL: RefusalSettings = {
   weights: { constraints: 2, terms: 1, lead: 2 },
 };
 
+const ANSWER: AnswerSettings = {
+  polarityCoverage: 0.75,
+  rivalScoreShare: 0.8,
+  measureLabelWeight: 0.5,
+  cjkNameLength: 3,
+  proseValueCoverage: 0.6,
+  maxValueLength: 80,
+};
+
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
   conservative: {
     threshold: 0.85,
@@ -82,6 +108,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     refusal: { ...REFUSAL, minConfidence: REFUSAL.minConfidence + 0.1, offTarget: true },
     sql: { maxProbeValues: 60, maxUnmapped: 0 },
     retrieval: { broadK: 3, anchorTouch: 0.05 },
+    answer: ANSWER,
   },
   balanced: {
     threshold: 0.8,
@@ -96,6 +123,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     refusal: REFUSAL,
     sql: { maxProbeValues: 60, maxUnmapped: 1 },
     retrieval: { broadK: 3, anchorTouch: 0.05 },
+    answer: ANSWER,
   },
   thorough: {
     threshold: 0.85,
@@ -110,6 +138,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     refusal: REFUSAL,
     sql: { maxProbeValues: 100, maxUnmapped: 1 },
     retrieval: { broadK: 5, anchorTouch: 0.05 },
+    answer: ANSWER,
   },
 };
 

@@ -1,0 +1,111 @@
+import { looksLikeInstruction } from "../../safety/instruction-like.js";
+import type { EvidenceItem } from "../../spec/answer.js";
+import type { AgentState } from "../../spec/engine.js";
+import { mentions } from "../../text/entities.js";
+import { coverage, fold, termSet } from "../../text/overlap.js";
+import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
+import type { AnswerType, QuestionPart } from "./analyze.js";
+import { hasAnswerType } from "./answer-types.js";
+import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+
+/** A quotable unit of the gathered evidence, scored for one part of the question. */
+export interface Candidate {
+  n: number;
+  step: number;
+  quote: string;
+  title: string;
+  score: number;
+  context: string;
+  /** Title, section and text of the whole passage. */
+  passageText: string;
+  header?: string[];
+  /** Where the unit starts in its passage. */
+  start: number;
+  /** Share of what the part asks (its non-entity terms, or the hop's query) this unit covers. */
+  asked: number;
+  /** The passage it is from (document, source, `updatedAt`). */
+  item: EvidenceItem;
+}
+
+/**
+ * A part's terms without the CJK character pairs that straddle two words (地面站主天线 gives 站主 and 主天,
+ * which no document need contain): the pairs help retrieval match differently segmented text, but a
+ * sentence that answers the question holds its words, not its seams.
+ */
+export function wordTerms(part: Pick<QuestionPart, "text" | "terms">): string[] {
+  const ws = new Set(words(part.text).map((w) => fold(normalise(w.word))));
+  const kept = part.terms.filter((t) => !isCjk(t) || ws.has(t));
+  return kept.length > 0 ? kept : part.terms;
+}
+
+/**
+ * CJK text has no capitals to mark names, so a long CJK word of the question (名古屋, ハンブルク: at least
+ * `minLength` characters) stands in for an entity: the chosen sentences must hold every one.
+ */
+export function cjkNamesHeld(part: Pick<QuestionPart, "text" | "terms">, text: string, minLength: number): boolean {
+  const have = termSet(text);
+  return wordTerms(part).every((t) => !isCjk(t) || t.length < minLength || have.has(t));
+}
+
+/** The part's terms that are not its entities' own words: what it asks about them. */
+export function askedTerms(part: QuestionPart): string[] {
+  const entityTerms = termSet(part.entities.join(" "));
+  return [...wordTerms(part), ...part.head].filter((t) => !entityTerms.has(t));
+}
+
+/** Every unit of the evidence found for a part, scored by how well it answers the part, best first. */
+export function candidates(state: AgentState, part: QuestionPart, index: number, kind: AnswerType): Candidate[] {
+  const out: Candidate[] = [];
+  const asked = askedTerms(part);
+  for (const record of callsForPart(state, index)) {
+    const callTerms = queryTerms(String(record.call.args.query ?? "")).map(fold);
+    for (const { n, passage } of passagesOf(state, record, 3)) {
+      const title = passage.title ?? "";
+      // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
+      const topical = coverage(part.terms, fullText(passage));
+      // A passage that is the record of an entity the question names (ticket T-1055's row, INC-2026-031's page).
+      const about = part.entities.some((e) => mentions(`${passage.docId} ${title}`, e)) ? 1 : 0;
+      for (const unit of unitsOf(passage.text)) {
+        if (looksLikeInstruction(unit.text)) continue;
+        const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
+        const have = termSet(context);
+        const onCall = coverage(callTerms, have);
+        const onPart = coverage(part.terms, have);
+        if (onCall === 0 && onPart === 0) continue;
+        const typed = hasAnswerType(
+          unit.text,
+          kind,
+          `${state.standaloneQuestion} ${String(record.call.args.query ?? "")}`,
+        )
+          ? 1
+          : 0;
+        const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
+        const head = part.chain ? coverage(part.head, have) : 0;
+        const score =
+          0.5 * onCall +
+          0.5 * onPart +
+          0.4 * head +
+          0.5 * typed +
+          0.15 * entity +
+          0.1 * passage.score +
+          0.3 * topical +
+          0.3 * about;
+        out.push({
+          n,
+          step: record.step,
+          quote: unit.text,
+          title,
+          score,
+          context,
+          passageText: fullText(passage),
+          header: unit.header,
+          start: unit.start,
+          // What it asks: the part's own non-entity words, or the words this hop searched for.
+          asked: asked.length === 0 ? 1 : Math.max(onCall, coverage(asked, have)),
+          item: passage,
+        });
+      }
+    }
+  }
+  return out.sort((a, b) => b.score - a.score);
+}

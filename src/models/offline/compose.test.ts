@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { decompose } from "./analyze.js";
+import { answerKindOf } from "./answer-kind.js";
+import type { Candidate } from "./candidates.js";
+import { composePart } from "./compose.js";
+import { OFFLINE_PRESETS } from "./settings.js";
+
+const settings = OFFLINE_PRESETS.balanced.answer;
+
+function unit(
+  n: number,
+  quote: string,
+  doc: { title: string; docId: string; updatedAt?: string },
+  score = 1,
+): Candidate {
+  return {
+    n,
+    step: 1,
+    quote,
+    title: doc.title,
+    score,
+    context: `${doc.title} ${quote}`,
+    passageText: `${doc.title}\n${quote}`,
+    start: 0,
+    asked: 1,
+    item: {
+      id: `${doc.docId}::0`,
+      docId: doc.docId,
+      source: "docs",
+      title: doc.title,
+      text: quote,
+      score: 1,
+      step: 1,
+      callId: "c",
+      updatedAt: doc.updatedAt,
+    },
+  };
+}
+
+function compose(question: string, chosen: Candidate[], all = chosen) {
+  const part = decompose(question)[0]!;
+  return composePart({ question, part, kind: answerKindOf(part), chosen, all, settings });
+}
+
+const team = { title: "Flight Software Team", docId: "teams/fsw.md" };
+
+describe("composePart", () => {
+  it("leads with the asked value in the question's words, citing only the unit it came from", () => {
+    const bridge = unit(2, "The Flight Software Team runs the Telemetry Gateway.", team);
+    const lead = unit(2, "- Team lead: Dana Okafor", team);
+    const claims = compose("Who leads the team that owns the Telemetry Gateway?", [bridge, lead]);
+    expect(claims.map((c) => c.text)).toEqual([
+      "Dana Okafor (Flight Software Team) leads the team that owns the Telemetry Gateway.",
+    ]);
+    expect(claims[0]!.citations).toEqual([{ n: 2, quote: "- Team lead: Dana Okafor" }]);
+  });
+
+  it("keeps a prose sentence after a bare value, and quotes the evidence when there is no value", () => {
+    const doc = { title: "Tokens", docId: "tokens.md" };
+    const kept = compose("How long is a token valid?", [
+      unit(1, "A token is valid for 15 minutes after it is created.", doc),
+    ]);
+    expect(kept.map((c) => c.text)).toEqual([
+      "15 minutes.",
+      "Tokens: A token is valid for 15 minutes after it is created.",
+    ]);
+    const fact = compose("What happened in IR-09?", [unit(3, "A pallet fell from a forklift at dock 4.", doc)]);
+    expect(fact.map((c) => c.text)).toEqual(["Tokens: A pallet fell from a forklift at dock 4."]);
+  });
+
+  it("lets the newer document of a series win and says the older value was superseded, citing both", () => {
+    const v3 = unit(1, "- On-time delivery target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
+    const v4 = unit(2, "- On-time delivery target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
+    const claims = compose("What is the on-time delivery target?", [v3], [v3, v4]);
+    expect(claims[0]!.text).toBe("The on-time delivery target is 96.5%.");
+    expect(claims[0]!.citations[0]!.n).toBe(2);
+    expect(claims[1]!.text).toBe("This supersedes 95.0% in Delivery SLA, version 3 (v3).");
+    expect(claims[1]!.citations[0]!.n).toBe(1);
+  });
+
+  it("does not supersede across different documents", () => {
+    const a = unit(1, "- Timeout: 45 seconds", { title: "Refunds API", docId: "refunds.md", updatedAt: "2026-03-01" });
+    const b = unit(2, "- Timeout: 15 seconds", { title: "Charges API", docId: "charges.md", updatedAt: "2026-05-01" });
+    const claims = compose("What is the timeout?", [a], [a, b]);
+    expect(claims.map((c) => c.citations[0]!.n)).toEqual([1]);
+  });
+
+  it("answers yes or no only when the sentence states what is asked", () => {
+    const doc = { title: "Driving times", docId: "driving.md" };
+    const no = compose("Are drivers in Hamburg allowed to use the extension?", [
+      unit(1, "Drivers in Hamburg are not allowed to use the extension.", doc),
+    ]);
+    expect(no[0]!.text).toBe("No. Driving times: Drivers in Hamburg are not allowed to use the extension.");
+    const open = compose("Are drivers in Hamburg allowed to use the extension?", [
+      unit(1, "Hamburg drivers work in two shifts.", doc),
+    ]);
+    expect(open[0]!.text).toBe("Driving times: Hamburg drivers work in two shifts.");
+  });
+
+  it("answers a Chinese question in Chinese, quoting the source", () => {
+    const doc = { title: "地面站操作手册", docId: "zh/ground-station.md" };
+    const claims = compose("地面站主天线的直径是多少？", [unit(1, "地面站有一台直径 3.7 米的抛物面天线。", doc)]);
+    expect(claims[0]!.text).toBe("地面站主天线的直径是3.7 米。");
+  });
+});
+
+describe("composePart support", () => {
+  it("gives no direct value from prose that states little of what is asked", () => {
+    const doc = { title: "Climate", docId: "climate.md" };
+    const c = { ...unit(1, "The average temperature in July is 72.6 °F.", doc), asked: 0.3 };
+    const claims = compose("What is the continental limit of the continent with the lowest temperature?", [c]);
+    expect(claims.map((x) => x.text)).toEqual(["Climate: The average temperature in July is 72.6 °F."]);
+  });
+
+  it("keeps a bridging sentence that names what the question names and the answer's document does not", () => {
+    const hop = unit(1, "Ceelmakoile is a town in the Hiran region of Somalia.", {
+      title: "Ceelmakoile",
+      docId: "a.md",
+    });
+    // The answer was found by a later hop than the sentence that leads to it.
+    const answer = { ...unit(2, "- President: Hassan Sheikh Mohamud", { title: "Somalia", docId: "b.md" }), step: 2 };
+    const noise = unit(3, "Highline Garden is in SeaTac, Washington.", { title: "Garden", docId: "c.md" });
+    const claims = compose("Who is the president of the country Ceelmakoile is in?", [hop, answer, noise]);
+    expect(claims.map((x) => x.citations[0]!.n)).toEqual([2, 1]);
+    const sameHop = compose("Who is the president of the country Ceelmakoile is in?", [hop, { ...answer, step: 1 }]);
+    expect(sameHop.map((x) => x.citations[0]!.n)).toEqual([2]);
+  });
+});
+
+describe("composePart without a value", () => {
+  it("follows the best sentence only with sentences naming what is asked or from its own passage", () => {
+    const doc = { title: "Ticket T-1", docId: "t1" };
+    const best = unit(1, "The merchant reports refunds failing with 504.", doc);
+    const same = unit(1, "Refunds fail since 14:05.", doc);
+    const named = unit(2, "T-1 was linked to INC-7.", { title: "INC-7", docId: "inc7" });
+    const noise = unit(3, "Laptops must be encrypted.", { title: "Remote work", docId: "rw" });
+    const claims = compose("What problem did the merchant report in ticket T-1?", [best, same, named, noise]);
+    expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 1, 2]);
+    const painter = unit(4, "Smart was known for precisionist urban landscapes.", {
+      title: "Jeffrey Smart",
+      docId: "js",
+    });
+    const speakers = unit(5, "Speakers included the painter Jeffrey Smart.", { title: "Institute", docId: "bi" });
+    const hop = compose("Which painter spoke at the Institute, known for depictions of what?", [
+      speakers,
+      painter,
+      noise,
+    ]);
+    expect(hop.map((x) => x.citations[0]!.n)).toEqual([5, 4]);
+  });
+});
+
+describe("composePart with a value", () => {
+  it("keeps a sentence of the same document that states another asked thing, not one of another document", () => {
+    const doc = { title: "Parental leave", docId: "leave.md" };
+    const weeks = unit(1, "| Secondary caregiver | 10 weeks at full pay |", doc);
+    const eligible = unit(3, "Employees are eligible after 6 months.", doc);
+    const other = unit(4, "Employees are eligible for on-call after 90 days.", {
+      title: "On-call",
+      docId: "oncall.md",
+    });
+    const claims = compose(
+      "How many weeks of paid leave does a secondary caregiver get, and after how long is an employee eligible?",
+      [weeks, eligible, other],
+    );
+    expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 3]);
+  });
+});
