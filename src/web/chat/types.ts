@@ -1,15 +1,9 @@
 import type { UIMessage } from "ai";
+import type { SubQuestionGrade } from "../../spec/trace.js";
 import type { Usage } from "../api.js";
 
 /** What `/v1/ask/stream` sends as `data-` parts (see src/server/wire/ui-message-stream.ts). */
-export interface SubQuestionGrade {
-  index: number;
-  text: string;
-  coverage: number;
-  confidence: number;
-  missing: string[];
-  sufficient: boolean;
-}
+export type { SubQuestionGrade } from "../../spec/trace.js";
 
 export type StepData =
   | { kind: "route"; step: number; t: number; route: string; reason: string }

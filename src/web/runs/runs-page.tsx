@@ -1,21 +1,7 @@
 import { type FormEvent, useState } from "react";
+import { STOP_REASONS } from "../../spec/answer.js";
 import type { RunSummary } from "../api.js";
 import { useApi } from "../use-api.js";
-
-const STOP_REASONS = [
-  "answered",
-  "no_retrieval_needed",
-  "evidence_sufficient",
-  "max_steps",
-  "max_tool_calls",
-  "token_budget",
-  "cost_budget",
-  "timeout",
-  "no_progress",
-  "insufficient_evidence",
-  "aborted",
-  "spend_cap",
-];
 
 /** The caller's runs, newest first, filtered by status, stop reason, user and date (through the API's query). */
 export function RunsPage({ query }: { query: URLSearchParams }) {
