@@ -155,6 +155,7 @@ export const SourceSchema = z
     acl: z.array(z.string()),
     documents: z.number(),
     chunks: z.number(),
+    lastIngestAt: z.string().optional().describe("When an ingest last changed the source's documents (ISO 8601)"),
     tables: z
       .array(
         z.object({

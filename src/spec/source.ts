@@ -15,6 +15,8 @@ export interface SourceRecord {
 export interface SourceInfo extends SourceRecord {
   documents: number;
   chunks: number;
+  /** When an ingest last changed this source's documents (written or removed), ISO 8601; absent before. */
+  lastIngestAt?: string;
   /** The SQL tables the source holds (one per CSV file), each with its name and columns, by name. */
   tables?: TableSchema[];
 }

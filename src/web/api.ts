@@ -57,6 +57,8 @@ export interface Source {
   acl: string[];
   documents: number;
   chunks: number;
+  /** When an ingest last changed the source's documents (ISO 8601). */
+  lastIngestAt?: string;
 }
 
 export interface DocumentEntry {

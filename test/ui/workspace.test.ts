@@ -76,6 +76,9 @@ describe.skipIf(!hasChromium)(
         await signIn(page, ui.keys.acme);
         await page.goto("/#/sources");
         await page.getByTestId("sources").waitFor();
+        // Each ingested source says when an ingest last changed it.
+        await page.getByTestId("sources").locator("time").first().waitFor();
+        expect(await page.getByTestId("sources").textContent()).toContain("last ingest");
         await page.getByLabel("choose files to upload").setInputFiles([
           {
             name: "zephyr-valve.md",

@@ -148,10 +148,17 @@ export function writeDocuments(
       indexDocument(ctx, doc, chunks);
     }
     for (const tenant of new Set(batch.map(({ doc }) => doc.tenant))) bumpDataVersion(ctx, tenant);
+    const at = new Date().toISOString();
+    for (const key of new Set(batch.map(({ doc }) => lastIngestKey(doc.tenant, doc.source)))) ctx.setMeta(key, at);
     return bumpVectorVersions(ctx, changes);
   });
   const versions = run.immediate();
   return { changes, versions };
+}
+
+/** Meta key of when an ingest last changed a source's documents (written or removed), as an ISO time. */
+export function lastIngestKey(tenant: string, source: string): string {
+  return `last_ingest:${tenant}:${source}`;
 }
 
 /** Removes documents of one source with everything derived from them, in one transaction. */
@@ -168,7 +175,10 @@ export function removeDocuments(
         deleteChunksOf(ctx, { tenant, source, docId }, changes);
         ctx.stmt("DELETE FROM documents WHERE tenant = ? AND id = ? AND source = ?").run(tenant, docId, source);
       }
-      if (options.docIds.length > 0) bumpDataVersion(ctx, tenant);
+      if (options.docIds.length > 0) {
+        bumpDataVersion(ctx, tenant);
+        ctx.setMeta(lastIngestKey(tenant, source), new Date().toISOString());
+      }
       return bumpVectorVersions(ctx, changes);
     })
     .immediate();

@@ -2,7 +2,7 @@ import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceKind, SourceRecord, TableSchema } from "../../spec/source.js";
 import type { StoreContext } from "./context.js";
 import { bumpDataVersion } from "./data-version.js";
-import { bumpVectorVersions, deleteChunksOf } from "./documents.js";
+import { bumpVectorVersions, deleteChunksOf, lastIngestKey } from "./documents.js";
 import { aclAllows, isOwner } from "./filters.js";
 import { dropTables, visibleColumns } from "./tables.js";
 import { VectorChanges } from "./vectors.js";
@@ -75,6 +75,8 @@ export function listSources(ctx: StoreContext, principal: Principal): SourceInfo
       chunks: row.chunks,
     };
     if (row.path !== null) info.path = row.path;
+    const lastIngestAt = ctx.getMeta(lastIngestKey(row.tenant, row.name));
+    if (lastIngestAt !== undefined) info.lastIngestAt = lastIngestAt;
     const tables = JSON.parse(row.tables ?? "[]") as { file: string; schema: TableSchema }[];
     if (tables.length > 0) {
       info.tables = tables

@@ -65,6 +65,10 @@ describe("sqlite store", () => {
       expect((await store.listSources(alice)).map((s) => [s.name, s.documents, s.chunks])).toEqual([
         ["handbook", 1, 2],
       ]);
+      // The write also marks when an ingest last changed the source; before it there was none.
+      expect(first[0]?.lastIngestAt).toBeUndefined();
+      const stamped = (await store.listSources(alice))[0]?.lastIngestAt;
+      expect(new Date(stamped ?? "").toISOString()).toBe(stamped);
       await other.putSource({ name: "payroll", tenant: ACME, kind: "documents", description: "Pay", acl: ["hr"] });
       await other.putSource({ name: "wiki", tenant: ACME, kind: "documents", description: "Wiki", acl: [] });
       expect((await store.listSources(alice)).map((s) => s.name)).toEqual(["handbook", "wiki"]);

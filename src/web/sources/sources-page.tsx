@@ -164,6 +164,12 @@ export function SourcesPage({ me }: { me: Me }) {
                 <span className="badge">{s.kind}</span>
                 <span className="small">
                   {s.documents} documents · {s.chunks} chunks
+                  {s.lastIngestAt && (
+                    <>
+                      {" · last ingest "}
+                      <time dateTime={s.lastIngestAt}>{new Date(s.lastIngestAt).toLocaleString()}</time>
+                    </>
+                  )}
                   {s.acl.length > 0 && ` · roles ${s.acl.join(", ")}`}
                 </span>
                 <button
