@@ -4,11 +4,8 @@ import { coverage, termSet } from "../../text/overlap.js";
 import { queryTerms } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { fullText } from "./evidence-view.js";
+import { computeAnswer, smallTalkReply } from "./small-talk.js";
 
-const GREETING =
-  /^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|thanks|thank you|cheers|bye|goodbye|ok(?:ay)?|great)\b/i;
-const ABOUT_ME =
-  /\b(?:what|which) (?:kinds? of )?(?:questions|things) can you\b|\bwhat can you (?:do|help)\b|\bwho are you\b|\bhow can you help\b/i;
 const GENERAL = /\bin general\b|\bgenerally speaking\b|\bin general terms\b/i;
 const ARITHMETIC = /\bhow many\s+[\p{L} ]{1,20}\s+(?:is|are|in|make)\s+[\d.,]+\s*\p{L}+/iu;
 // The whole question is the definition ("What does X mean?"), not its first clause ("What does X mean, and ...").
@@ -28,15 +25,13 @@ function describeSources(state: AgentState): string {
  */
 export async function routeQuestion(state: AgentState, ctx: EngineContext): Promise<RouteDecision> {
   const q = state.standaloneQuestion.trim();
-  const contentTerms = queryTerms(q);
-  if ((GREETING.test(q) && contentTerms.length <= 4) || ABOUT_ME.test(q)) {
-    return {
-      route: "none",
-      reason: "greeting or a question about the assistant",
-      reply:
-        `Hello! I can help you find answers in this knowledge base and assist with questions about: ${describeSources(state)}. ` +
-        "I answer only from these sources and cite them (I am the offline engine, not a language model).",
-    };
+  const greeting = smallTalkReply(q, describeSources(state));
+  if (greeting !== undefined) {
+    return { route: "none", reason: "greeting or a question about the assistant", reply: greeting };
+  }
+  const computed = computeAnswer(q);
+  if (computed !== undefined) {
+    return { route: "none", reason: "a computation, not a question about the knowledge base", reply: computed };
   }
   const offTopicReply =
     "This looks like a general-knowledge question. I am the offline engine and answer only from the knowledge base " +
