@@ -1,21 +1,27 @@
 import { isCjk } from "../text/tokenize.js";
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const WORD_END = /[\p{L}\p{N}]$/u;
+
+/** Does `term` occur in `lower` at the start of a word (not preceded by a letter or digit)? */
+function atWordStart(lower: string, term: string): boolean {
+  for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+    // Two code units back covers a letter outside the BMP (a surrogate pair).
+    if (at === 0 || !WORD_END.test(lower.slice(Math.max(0, at - 2), at))) return true;
+  }
+  return false;
+}
 
 /**
  * Share of the query terms a text holds. Matched as word prefixes (so `refund` finds `refunds`, as the
- * Porter-stemmed index does) on the lower-cased text, without segmenting it again: this runs for every
- * returned passage of every search.
+ * Porter-stemmed index does) on the lower-cased text, without segmenting it again and without building a
+ * pattern per term: this runs for every returned passage of every search.
  */
-function termCoverage(terms: string[], text: string): number {
+export function termCoverage(terms: string[], text: string): number {
   if (terms.length === 0) return 0;
   const lower = text.toLowerCase();
   let hit = 0;
   for (const term of terms) {
-    const found = isCjk(term)
-      ? lower.includes(term)
-      : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}`, "u").test(lower);
-    if (found) hit++;
+    if (isCjk(term) ? lower.includes(term) : atWordStart(lower, term)) hit++;
   }
   return hit / terms.length;
 }

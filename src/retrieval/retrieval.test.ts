@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Passage } from "../spec/passage.js";
 import { coverage } from "../text/overlap.js";
-import { keywordConfidence } from "./calibrate.js";
+import { keywordConfidence, termCoverage } from "./calibrate.js";
 import { dedupeOverlapping } from "./dedupe.js";
 import { reciprocalRankFusion } from "./rrf.js";
 
@@ -47,6 +47,18 @@ describe("calibration", () => {
     expect(coverage("refund timeout", "The refunds endpoint has a timeout.")).toBe(1);
     expect(coverage("refund timeout", "nothing relevant")).toBe(0);
     expect(coverage("退款超时", "退款超时是45秒")).toBeGreaterThan(0.5);
+  });
+
+  it("counts a term found at the start of a word only (a prefix, as the stemmed index matches)", () => {
+    expect(termCoverage(["refund"], "Refunds are paid in 5 days.")).toBe(1);
+    expect(termCoverage(["refund"], "(refund) policy")).toBe(1);
+    expect(termCoverage(["fund"], "Refunds are paid.")).toBe(0);
+    expect(termCoverage(["fund"], "Refunds and a fund.")).toBe(1);
+    expect(termCoverage(["fund"], "3fund")).toBe(0);
+    // A letter outside the BMP before the term is still a letter.
+    expect(termCoverage(["fund"], "𝐀fund")).toBe(0);
+    expect(termCoverage(["退款", "timeout"], "退款超时")).toBe(0.5);
+    expect(termCoverage([], "anything")).toBe(0);
   });
 
   it("gives higher confidence to passages covering more of the query", () => {
