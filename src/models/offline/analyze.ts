@@ -39,7 +39,7 @@ export interface QuestionPart {
   terms: string[];
   /** Entity strings the evidence must mention. */
   entities: string[];
-  /** For a chained question ("who leads the team that owns X"): terms of the head clause, answered last. */
+  /** For a chained question ("who chairs the board that approves X"): terms of the head clause, answered last. */
   head: string[];
   chain: boolean;
   answerType: AnswerType;

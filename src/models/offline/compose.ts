@@ -228,8 +228,8 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   // sentence and the rest of its passage's chosen sentences (same document: no citation of another).
   const sure = winner.value.labelled === true;
   const prose = fieldsOf(winner.c.quote, winner.c.header).length === 0;
-  // Another part of the same document that states something asked the value's unit does not ("..., and after how
-  // long is an employee eligible?"): it cites no other source.
+  // Another part of the same document that states something asked the value's unit does not ("..., and from
+  // what age may a member vote?"): it cites no other source.
   const winnerTerms = termSet(winner.c.context);
   const coversMore = (c: Candidate) =>
     c.item.docId === winner.c.item.docId &&

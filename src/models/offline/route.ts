@@ -54,8 +54,8 @@ export async function routeQuestion(state: AgentState, ctx: EngineContext): Prom
 }
 
 /**
- * True when a passage speaks of the term: it holds the phrase, or every content word of it ("a CUS-HOLD
- * tracking event" in a table of tracking events that lists CUS-HOLD).
+ * True when a passage speaks of the term: it holds the phrase, or every content word of it ("an XR-7 status
+ * code" in a table of status codes that lists XR-7).
  */
 export function namesTerm(text: string, term: string): boolean {
   if (mentions(text, term)) return true;

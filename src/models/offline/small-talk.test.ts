@@ -8,6 +8,7 @@ describe("smallTalkReply", () => {
     expect(smallTalkReply("morning! what sort of stuff can I ask you?", SOURCES)).toMatch(/help/);
     expect(smallTalkReply("Hi there! What kinds of questions can you help me with?", SOURCES)).toMatch(/help/);
     expect(smallTalkReply("Guten Morgen! Kannst du mir kurz helfen?", SOURCES)).toMatch(/helfe/);
+    expect(smallTalkReply("Hallo, kannst du mir bitte helfen?", SOURCES)).toMatch(/helfe/);
     expect(smallTalkReply("你好！你能做什么？", SOURCES)).toMatch(/帮助/);
     expect(smallTalkReply("こんにちは", SOURCES)).toMatch(/お手伝い/);
     expect(smallTalkReply("thanks", SOURCES)).toContain(SOURCES);

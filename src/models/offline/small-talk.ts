@@ -5,7 +5,7 @@
  * sub-units). Nothing is evaluated: each shape is parsed by a fixed pattern with bounded repetition and the
  * arithmetic is done on the parsed numbers.
  */
-import { type CueTable, findCues, type Lang, languageOf } from "./question-cues.js";
+import { type CueTable, FILLER, findCues, type Lang, languageOf, withoutCues } from "./question-cues.js";
 
 const w = (s: string): string[] => s.split("|").filter(Boolean);
 
@@ -59,7 +59,10 @@ export function smallTalkReply(question: string, sources: string): string | unde
   const detected = languageOf(q);
   const order: Lang[] = [detected, ...(["en", "de", "zh", "ja"] as const).filter((l) => l !== detected)];
   for (const lang of order) {
-    if (findCues(q.slice(0, 400), ABOUT_ME, [lang]).length > 0) return REPLY[lang](sources);
+    // Filler words may sit inside the phrase ("kannst du mir bitte helfen"): match with and without them.
+    const head = q.slice(0, 400);
+    const asked = [head, withoutCues(head, FILLER, [lang])].some((t) => findCues(t, ABOUT_ME, [lang]).length > 0);
+    if (asked) return REPLY[lang](sources);
     const greeting = findCues(q.slice(0, 200), GREETING, [lang]).find((h) => q.slice(0, h.start).trim() === "");
     // Only the greeting, give or take a word ("Hi there!"): a greeting before a real question is a question.
     if (greeting && q.length <= 40 && littleAfter(q.slice(greeting.end))) return REPLY[lang](sources);
