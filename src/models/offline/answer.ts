@@ -74,7 +74,7 @@ function measureFor(part: QuestionPart, all: Candidate[], labelWeight: number): 
   const side = termSet(part.alternative ?? "");
   const attribute = part.terms.filter((t) => !side.has(t) && !COMPARATIVE_WORDS.has(t));
   const wantsDuration = DURATION_WORDS.test(part.text);
-  // The side as the documents name it: its entities ("/v1/refunds"), not "the deprecated POST /v1/refunds".
+  // The side as the documents name it: its entities ("/v1/refunds"), not "the legacy GET /v0/items endpoint".
   const names = extractEntities(part.alternative ?? "").map((e) => e.text);
   const about = (c: Candidate) =>
     !part.alternative ||
@@ -127,7 +127,7 @@ export function answerFromEvidence(
     const chosen = pick(part, all);
     const text = chosen.map((c) => c.context).join(" ");
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
-    // "How many engineers are in X": the number must come with what is counted (not with X's own name).
+    // "How many nurses work in X": the number must come with what is counted (not with X's own name).
     const counted = /^\s*how (?:many|much)\b/i.test(part.text) ? askedFor(part.text).map(fold) : [];
     const withoutEntities = (text: string) => part.entities.reduce((t, e) => t.split(e).join(" "), text);
     const typed = chosen.some(

@@ -47,7 +47,7 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
   }
   const cov = part.terms.length === 0 ? (found.length > 0 ? 1 : 0) : 1 - missingTerms.length / part.terms.length;
   const missingEntities = part.entities.filter((e) => !texts.some((t) => mentions(t, e)));
-  // A chained question ("the lead of the team that owns X") needs at least one hop past its first search,
+  // A chained question ("the chair of the board that approves X") needs at least one hop past its first search,
   // and the head of the chain covered by a passage that hop found.
   const headOk =
     !part.chain ||

@@ -61,7 +61,7 @@ function broadCall(
 /**
  * The passages a hop may start from: when the part names an identifier (a code with a digit: a shipment, a
  * report, a ticket) and some passage of the latest hop mentions it, only those. A hop chains from the record
- * the question named ("the hub where KF-000388 was shipped from" starts at KF-000388's row), not from the
+ * the question named ("the depot that order AB-1234 left from" starts at AB-1234's row), not from the
  * other rows the same search brought up. A plain name is mentioned by many pages, each a fair place to start,
  * and does not narrow them.
  */

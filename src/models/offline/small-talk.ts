@@ -26,9 +26,7 @@ export const ABOUT_ME: CueTable = {
       "what sort of stuff|what kind of stuff|what kinds of questions|what kind of questions|what sort of questions|" +
       "what questions can|what things can you",
   ),
-  de: w(
-    "was kannst du|wer bist du|kannst du mir helfen|kannst du mir kurz helfen|wobei kannst du|was kann ich fragen|können sie mir helfen",
-  ),
+  de: w("was kannst du|wer bist du|kannst du mir helfen|wobei kannst du|was kann ich fragen|können sie mir helfen"),
   zh: w("你能做什么|你可以做什么|你是谁|能帮我|可以帮我|我可以问什么"),
   ja: w("何ができます|あなたは誰|手伝って|何を聞けば|何を質問"),
 };

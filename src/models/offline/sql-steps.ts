@@ -43,8 +43,8 @@ function namesTable(question: string, table: SqlTable): boolean {
 
 /**
  * The whole question when the analysis split it into parts that all lean on one computation: SQL reads it whole,
- * since a split loses conditions ("status open or in_progress" becomes two questions; "Of the tickets created in
- * January, how many ..." loses the month). Part 0 carries the SQL; the other parts are covered by it. A part that
+ * since a split loses conditions ("status open or in_progress" becomes two questions; "Of the orders placed in
+ * May, how many ..." loses the month). Part 0 carries the SQL; the other parts are covered by it. A part that
  * is a question of its own about something else ("How long does X take, and how many Y ...") keeps the split.
  */
 function wholeQuestion(state: AgentState): string | undefined {
@@ -56,7 +56,7 @@ function wholeQuestion(state: AgentState): string | undefined {
 
 /**
  * A part that asks for a computation itself, is a fragment without a question word of its own ("From Gdańsk",
- * "On average", "Of the tickets created in January"), or has no content but pronouns ("how much was it").
+ * "On average", "Of the orders placed in May"), or has no content but pronouns ("how much was it").
  */
 function leansOnComputation(part: QuestionPart): boolean {
   return asksAggregate(part.text) || !startsAsQuestion(part.text) || ownTerms(part.text).length === 0;

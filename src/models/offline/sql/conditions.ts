@@ -25,7 +25,7 @@ export function daysBetween(start: ColumnProfile, end: ColumnProfile): string {
   return sqliteDialect.daysBetween(start.name, end.name);
 }
 
-/** The span from the start date column to the end one the question's verbs point at (`took 5 days to resolve`). */
+/** The span from the start date column to the end one the question's verbs point at (`took 3 weeks to close`). */
 export function durationColumns(
   scan: Scan,
   verbs: readonly VerbHit[],
@@ -44,7 +44,7 @@ export function durationColumns(
   return { start, end, verbs: candidates.filter((v) => v.column === end || v.column === start) };
 }
 
-/** `took more than 5 days to resolve`: the time between two date columns, compared with a number. */
+/** `took longer than 3 weeks to close`: the time between two date columns, compared with a number. */
 export function durationConditions(
   scan: Scan,
   verbs: readonly VerbHit[],

@@ -1,5 +1,5 @@
 /**
- * Date ranges named in a question: `in March 2026`, `between 2026-04-01 and 2026-06-30`, `Q2 2026`,
+ * Date ranges named in a question: `in March 2026`, `between 2025-09-01 and 2025-11-30`, `Q2 2026`,
  * `first half of 2026`, `in 2026`, `April to June`, `on 5 March 2026`, `since 2026-05-01`, `before May 2026`.
  * Ranges are half-open `[start, end)` ISO dates, so a timestamp on the last day still falls inside.
  */
@@ -130,7 +130,7 @@ const PATTERNS: [RegExp, Parse][] = [
     },
   ],
   [
-    // `between 13 and 17 April 2026`, `13-17 April 2026`
+    // `between 3 and 9 October 2025`, `3-9 October 2025`
     new RegExp(
       `(?:between\\s+|from\\s+)?\\b(\\d{1,2})(?:st|nd|rd|th|\\.)?${TO}(\\d{1,2})(?:st|nd|rd|th|\\.)?\\s+(?:of\\s+)?${M},?\\s+${Y}\\b`,
       "g",

@@ -27,8 +27,8 @@ function unitColumn(columns: readonly ColumnProfile[], unit: string): ColumnProf
 const NUMBER = "(-?\\d+(?:[.,]\\d+)?)";
 
 /**
- * `weighed more than 25 tonnes`, `über 3 Tonnen`: a number with a unit is compared with the column measured in
- * that unit's family, converted to the column's unit (25 tonnes -> 25000 kg). A measuring verb next to it
+ * `heavier than 40 tonnes`, `über 3 Tonnen`: a number with a unit is compared with the column measured in
+ * that unit's family, converted to the column's unit (40 tonnes -> 40000 kg). A measuring verb next to it
  * (`weighed`) is accounted for too.
  */
 export function unitComparisons(scan: Scan): SqlCondition[] {
