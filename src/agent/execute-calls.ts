@@ -5,6 +5,7 @@ import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
 import { readsOf } from "../tools/define-tool.js";
 import { bestScore } from "../tools/passage-result.js";
+import type { TraceEventInput } from "../trace/recorder.js";
 import type { RunContext } from "./run-context.js";
 
 export interface ExecutedCalls {
@@ -13,6 +14,25 @@ export interface ExecutedCalls {
   results: ToolResult[];
   /** Set when a budget or the signal kept some calls from starting. */
   interrupted?: StopReason;
+}
+
+/** The tool-call-end event of a call (a planned call or a probe): what it found, in summary. */
+export function toolCallEnd(step: number, call: ToolCallRequest, result: ToolResult, ms: number): TraceEventInput {
+  const passages = result.passages ?? [];
+  return {
+    kind: "tool-call-end",
+    step,
+    callId: call.callId,
+    tool: call.tool,
+    status: result.status,
+    passages: passages.map(({ id, docId, source, score }) => ({ id, docId, source, score })),
+    ...(result.rows ? { rows: result.rows.length } : {}),
+    ...(passages.length > 0 ? { best: bestScore(passages) } : {}),
+    ...(result.cached ? { cached: true } : {}),
+    ...(result.hint ? { hint: result.hint } : {}),
+    ...(call.purpose ? { purpose: call.purpose } : {}),
+    ms,
+  };
 }
 
 /**
@@ -36,20 +56,7 @@ export async function* executeCalls(
   };
   const end = (call: ToolCallRequest, result: ToolResult, ms: number) => {
     done.set(call.callId, result);
-    const passages = result.passages ?? [];
-    run.emit({
-      kind: "tool-call-end",
-      step,
-      callId: call.callId,
-      tool: call.tool,
-      status: result.status,
-      passages: passages.map(({ id, docId, source, score }) => ({ id, docId, source, score })),
-      ...(result.rows ? { rows: result.rows.length } : {}),
-      ...(passages.length > 0 ? { best: bestScore(passages) } : {}),
-      ...(result.cached ? { cached: true } : {}),
-      ...(result.hint ? { hint: result.hint } : {}),
-      ms,
-    });
+    run.emit(toolCallEnd(step, call, result, ms));
   };
 
   const parallel = calls.filter((c) => run.toolset.get(c.tool)?.parallelSafe !== false);

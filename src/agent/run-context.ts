@@ -6,12 +6,12 @@ import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
 import { readsOf } from "../tools/define-tool.js";
 import { executeToolCall } from "../tools/execute-tool-call.js";
-import { bestScore } from "../tools/passage-result.js";
 import { searchEntityTool } from "../tools/search-entity.js";
 import { createToolset, type Toolset } from "../tools/toolset.js";
 import { createTraceRecorder, type TraceEventInput, type TraceRecorder } from "../trace/recorder.js";
 import { onAbort } from "../util/on-abort.js";
 import { stableJson } from "../util/stable-json.js";
+import { toolCallEnd } from "./execute-calls.js";
 import type { ResolvedSettings, RunAgentOptions } from "./options.js";
 import {
   costBudget,
@@ -236,21 +236,7 @@ export class RunContext {
     const step = this.state.step;
     this.emit({ kind: "tool-call-start", step, call, reads: readsOf(this.probeTools.get(tool)) });
     const running = this.callTool(call, this.probeTools).then(({ result, ms }) => {
-      const passages = result.passages ?? [];
-      this.emit({
-        kind: "tool-call-end",
-        step,
-        callId: call.callId,
-        tool,
-        status: result.status,
-        passages: passages.map(({ id, docId, source, score }) => ({ id, docId, source, score })),
-        ...(result.rows ? { rows: result.rows.length } : {}),
-        ...(passages.length > 0 ? { best: bestScore(passages) } : {}),
-        ...(result.cached ? { cached: true } : {}),
-        ...(result.hint ? { hint: result.hint } : {}),
-        purpose: "probe",
-        ms,
-      });
+      this.emit(toolCallEnd(step, call, result, ms));
       return PROBE_FAILED.has(result.status) ? undefined : result;
     });
     this.probed.set(key, running);
