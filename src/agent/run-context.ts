@@ -2,6 +2,7 @@ import type { StopReason, Usage } from "../spec/answer.js";
 import type { AgentState, EngineContext, LlmUsage, WithUsage } from "../spec/engine.js";
 import { entityKey, type GraphEntity, graphOf } from "../spec/graph.js";
 import type { Passage } from "../spec/passage.js";
+import { tableStoreOf } from "../spec/store.js";
 import type { ToolResult } from "../spec/tool-result.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
 import { readsOf } from "../tools/define-tool.js";
@@ -78,6 +79,7 @@ export class RunContext {
       history: options.history ?? [],
       sources: options.sources,
       tools: this.toolset.descriptors(),
+      sqlDialect: tableStoreOf(options.store)?.sqlDialect,
       step: 0,
       maxSteps: settings.limits.maxSteps,
       preset: settings.preset,

@@ -2,6 +2,7 @@ import type { EvidenceItem } from "./answer.js";
 import type { GraphEntity } from "./graph.js";
 import type { Passage } from "./passage.js";
 import type { SourceInfo } from "./source.js";
+import type { SqlDialect } from "./sql-dialect.js";
 import type { SessionTurn } from "./store.js";
 import type { ToolStatus } from "./tool-result.js";
 import type { Route, SubQuestionGrade, ToolCallRequest } from "./trace.js";
@@ -47,6 +48,11 @@ export interface AgentState {
   history: Pick<SessionTurn, "role" | "content">[];
   sources: SourceInfo[];
   tools: ToolDescriptor[];
+  /**
+   * The SQL dialect `run_sql` speaks: the store's (`TableStoreV1.sqlDialect`), absent when the store keeps no
+   * tables. An engine that writes SQL itself uses it for what differs between databases.
+   */
+  sqlDialect?: SqlDialect;
   step: number;
   maxSteps: number;
   preset: Preset;

@@ -1,6 +1,6 @@
 import type { Passage } from "./passage.js";
 import type { Principal } from "./principal.js";
-import type { StoreV1 } from "./store.js";
+import type { GraphCapabilityV1, StoreBaseV1 } from "./store.js";
 
 /**
  * The entity graph: an optional capability of a store, reached as `store.graph` (see `graphOf`).
@@ -106,9 +106,9 @@ export interface GraphStoreV1 {
   path(query: PathQuery): Promise<GraphPath | undefined>;
 }
 
-/** The store's entity graph, when it has one. */
-export function graphOf(store: StoreV1): GraphStoreV1 | undefined {
-  const graph = (store as StoreV1 & { graph?: GraphStoreV1 }).graph;
+/** The store's entity graph, when it declares the `graph` capability and has one. */
+export function graphOf(store: StoreBaseV1 & GraphCapabilityV1): GraphStoreV1 | undefined {
+  const graph = store.capabilities.has("graph") ? store.graph : undefined;
   return graph?.specificationVersion === "v1" ? graph : undefined;
 }
 

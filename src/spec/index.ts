@@ -9,6 +9,7 @@ export * from "./passage.js";
 export * from "./principal.js";
 export * from "./reranker.js";
 export * from "./source.js";
+export * from "./sql-dialect.js";
 export * from "./store.js";
 export * from "./tool-result.js";
 export * from "./trace.js";

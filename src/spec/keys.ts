@@ -1,4 +1,4 @@
-import type { StoreV1 } from "./store.js";
+import type { KeyCapabilityV1, StoreBaseV1 } from "./store.js";
 
 /**
  * API keys and spend records: optional capabilities of a store, reached as `store.keys` and `store.spend`
@@ -61,12 +61,14 @@ export interface SpendStoreV1 {
   spent(query: { tenant: string; day: string; keyId?: string }): Promise<number>;
 }
 
-export function keyStoreOf(store: StoreV1): KeyStoreV1 | undefined {
-  const keys = (store as StoreV1 & { keys?: KeyStoreV1 }).keys;
+/** The store's API keys, when it declares the `keys` capability. */
+export function keyStoreOf(store: StoreBaseV1 & KeyCapabilityV1): KeyStoreV1 | undefined {
+  const keys = store.capabilities.has("keys") ? store.keys : undefined;
   return keys?.specificationVersion === "v1" ? keys : undefined;
 }
 
-export function spendStoreOf(store: StoreV1): SpendStoreV1 | undefined {
-  const spend = (store as StoreV1 & { spend?: SpendStoreV1 }).spend;
+/** The store's spend records, when it declares the `spend` capability. */
+export function spendStoreOf(store: StoreBaseV1 & KeyCapabilityV1): SpendStoreV1 | undefined {
+  const spend = store.capabilities.has("spend") ? store.spend : undefined;
   return spend?.specificationVersion === "v1" ? spend : undefined;
 }

@@ -4,6 +4,7 @@ import type { KeyStoreV1, SpendStoreV1 } from "./keys.js";
 import type { Passage } from "./passage.js";
 import type { Principal } from "./principal.js";
 import type { SourceInfo, SourceRecord, TableSchema } from "./source.js";
+import type { SqlDialect } from "./sql-dialect.js";
 
 /** Filters every read applies inside the query, never after it. */
 export interface SearchFilter {
@@ -137,20 +138,52 @@ export interface SessionTurn {
   at: string;
 }
 
-export interface StoreV1 {
-  readonly specificationVersion: "v1";
-  /** `sqlite`, `postgres`, ... */
-  readonly provider: string;
+/**
+ * What a store can do, one name per capability interface below. A store lists the ones it has in
+ * `capabilities`, and code that needs an optional one asks for it (`hasCapability`, `tableStoreOf`,
+ * `graphOf`, `keyStoreOf`, ...) rather than for a kind of store. Each capability has its own conformance
+ * suite in `ferret/testing`.
+ */
+export type StoreCapability =
+  | "documents"
+  | "keyword"
+  | "vector"
+  | "tables"
+  | "graph"
+  | "sessions"
+  | "runs"
+  | "keys"
+  | "spend";
 
-  // sources
+export const STORE_CAPABILITIES: readonly StoreCapability[] = [
+  "documents",
+  "keyword",
+  "vector",
+  "tables",
+  "graph",
+  "sessions",
+  "runs",
+  "keys",
+  "spend",
+];
+
+/** What every store has: its version, a name for messages, its capabilities and a way to close it. */
+export interface StoreBaseV1 {
+  readonly specificationVersion: "v1";
+  /** A name for messages and logs (`sqlite`, `postgres`, ...): never a switch; ask for capabilities instead. */
+  readonly provider: string;
+  readonly capabilities: ReadonlySet<StoreCapability>;
+  close(): Promise<void>;
+}
+
+/** `documents`: sources, documents and their chunks, and the data version caches key on. */
+export interface DocumentStoreV1 {
   putSource(source: SourceRecord): Promise<void>;
   /** Sources the principal may read, with document and chunk counts. */
   listSources(principal: Principal): Promise<SourceInfo[]>;
   removeSource(tenant: string, name: string): Promise<void>;
   /** Tenants that have at least one source (for choosing whose data an unnamed local owner sees). */
   tenants?(): Promise<string[]>;
-
-  // documents
   /** docId -> contentHash for every document of a source. */
   documentHashes(tenant: string, source: string): Promise<Map<string, string>>;
   /**
@@ -163,28 +196,35 @@ export interface StoreV1 {
   getDocument(docId: string, principal: Principal, options?: DocumentLookup): Promise<DocumentRecord | undefined>;
   /** Chunks by id, in the order asked; see `DocumentLookup` for ids held by several sources. */
   getChunks(ids: string[], principal: Principal, options?: DocumentLookup): Promise<ChunkRecord[]>;
-
   /**
    * A number that changes whenever what the tenant's principals can read changes (documents written or
    * removed, a source's ACL or description changed, a source removed, a table written or dropped), in this
    * process or any other sharing the store. Caches put it in their keys. Must be cheap (one indexed read).
    */
   dataVersion(tenant: string): Promise<number>;
+}
 
-  // retrieval
+/** `keyword`: BM25 over the chunks' search text (and, optionally, over documents' titles and openings). */
+export interface KeywordSearchStoreV1 {
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]>;
-  vectorSearch(query: VectorQuery): Promise<ScoredChunk[]>;
   /** Optional document-level keyword pass over title, headings and opening paragraph, ACL-filtered like chunks. */
   documentSearch?(query: KeywordQuery): Promise<ScoredDocument[]>;
+}
 
-  /** The entity graph, when the adapter keeps one (mentions ride on `ChunkRecord.entities`). */
-  readonly graph?: GraphStoreV1;
-  /** API keys (see `keyStoreOf`), when the adapter keeps them. */
-  readonly keys?: KeyStoreV1;
-  /** Daily spend records (see `spendStoreOf`), when the adapter keeps them. */
-  readonly spend?: SpendStoreV1;
+/** `vector`: nearest chunks by cosine similarity, the embedder the vectors came from, and the embedding cache. */
+export interface VectorSearchStoreV1 {
+  vectorSearch(query: VectorQuery): Promise<ScoredChunk[]>;
+  /** The embedder that built the vectors (`id`, `dimensions`), if any. */
+  embedderInfo(tenant: string): Promise<{ id: string; dimensions: number } | undefined>;
+  setEmbedderInfo(tenant: string, info: { id: string; dimensions: number }): Promise<void>;
+  cachedEmbeddings(model: string, hashes: string[]): Promise<Map<string, Float32Array>>;
+  cacheEmbeddings(model: string, entries: Map<string, Float32Array>): Promise<void>;
+}
 
-  // tables (each CSV file is a real SQL table; a source may hold several)
+/** `tables`: each CSV file a real SQL table (a source may hold several), and read-only SQL over them. */
+export interface TableStoreV1 {
+  /** The SQL this store's `querySql` speaks where databases differ (dates, case, aggregates). */
+  readonly sqlDialect: SqlDialect;
   /** Creates or replaces one file's table; returns the SQL name it has (see `TableWrite`). */
   writeTable(table: TableWrite): Promise<{ name: string }>;
   /** Drops the source's tables whose file is not in `keep` (a pruned or replaced file). */
@@ -192,18 +232,24 @@ export interface StoreV1 {
   /**
    * Read-only SQL over the tables the principal may read, run where it can be stopped. Rejects with
    * `SqlRejectedError` (not one read-only SELECT), `SqlInvalidError` (unknown table or column, bad syntax),
-   * `SqlTimeoutError` or `SqlLimitError`.
+   * `SqlTimeoutError` or `SqlLimitError`: never with a driver's own error.
    */
   querySql(sql: string, principal: Principal, options?: SqlQueryOptions): Promise<SqlResult>;
+}
 
-  // embeddings
-  /** The embedder that built the vectors (`id`, `dimensions`), if any. */
-  embedderInfo(tenant: string): Promise<{ id: string; dimensions: number } | undefined>;
-  setEmbedderInfo(tenant: string, info: { id: string; dimensions: number }): Promise<void>;
-  cachedEmbeddings(model: string, hashes: string[]): Promise<Map<string, Float32Array>>;
-  cacheEmbeddings(model: string, entries: Map<string, Float32Array>): Promise<void>;
+/** `graph`: the entity graph (mentions ride on `ChunkRecord.entities`); see `graphOf`. */
+export interface GraphCapabilityV1 {
+  readonly graph?: GraphStoreV1;
+}
 
-  // runs and sessions
+/** `sessions`: the turns of a conversation, per principal. */
+export interface SessionStoreV1 {
+  appendTurns(sessionId: string, principal: Principal, turns: SessionTurn[]): Promise<void>;
+  getTurns(sessionId: string, principal: Principal): Promise<SessionTurn[]>;
+}
+
+/** `runs`: stored runs (traces and answers). */
+export interface RunStoreV1 {
   saveRun(run: RunRecord): Promise<void>;
   /**
    * The stored run, when it is of the principal's tenant and theirs (or the principal holds `*`). This is the
@@ -213,8 +259,37 @@ export interface StoreV1 {
   getRun(runId: string, principal: Principal): Promise<RunRecord | undefined>;
   /** The runs `getRun` would show the principal, newest first (optional: stores without it cannot list). */
   listRuns?(principal: Principal, query?: RunListQuery): Promise<RunSummary[]>;
-  appendTurns(sessionId: string, principal: Principal, turns: SessionTurn[]): Promise<void>;
-  getTurns(sessionId: string, principal: Principal): Promise<SessionTurn[]>;
+}
 
-  close(): Promise<void>;
+/** `keys` and `spend`: API keys and daily spend records (see `keyStoreOf`, `spendStoreOf`). */
+export interface KeyCapabilityV1 {
+  readonly keys?: KeyStoreV1;
+  readonly spend?: SpendStoreV1;
+}
+
+/**
+ * The whole store contract: every capability at once. Code that needs only some takes the narrower
+ * interfaces; a store that lacks one still implements its methods (rejecting with `StoreError`) and leaves it
+ * out of `capabilities`, so callers ask before they use it.
+ */
+export interface StoreV1
+  extends StoreBaseV1,
+    DocumentStoreV1,
+    KeywordSearchStoreV1,
+    VectorSearchStoreV1,
+    TableStoreV1,
+    GraphCapabilityV1,
+    SessionStoreV1,
+    RunStoreV1,
+    KeyCapabilityV1 {}
+
+/** Does the store declare this capability? */
+export function hasCapability(store: Pick<StoreBaseV1, "capabilities">, capability: StoreCapability): boolean {
+  return store.capabilities.has(capability);
+}
+
+/** The store's table capability (SQL tables, read-only SQL and its dialect), when it declares one. */
+export function tableStoreOf(store: StoreBaseV1 & Partial<TableStoreV1>): TableStoreV1 | undefined {
+  if (!hasCapability(store, "tables") || store.sqlDialect === undefined) return undefined;
+  return store as StoreBaseV1 & TableStoreV1;
 }

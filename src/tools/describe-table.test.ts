@@ -92,6 +92,7 @@ describe("describe_table", () => {
     const [table] = await readableTables(ctx);
     const plan = planSql({
       question: "How many urgent billing requests were created between 2025-04-10 and 2025-04-20?",
+      dialect: ctx.store.sqlDialect,
       table: { ...table!.schema, description: table!.description },
       describe,
     });

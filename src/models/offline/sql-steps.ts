@@ -29,9 +29,10 @@ interface SqlTable {
   schema: TableSchema;
 }
 
+/** The run's tables, when it has the SQL tools and knows the store's SQL dialect. */
 function tablesOf(state: AgentState): SqlTable[] {
   const hasTools = ["describe_table", "run_sql"].every((t) => state.tools.some((d) => d.name === t));
-  if (!hasTools) return [];
+  if (!hasTools || state.sqlDialect === undefined) return [];
   return state.sources.flatMap((s) =>
     (s.tables ?? []).map((schema) => ({ name: schema.name, description: s.description, schema })),
   );
@@ -134,7 +135,8 @@ function stateAt(
   const records = callsForPart(state, index);
   const described = records.find((r) => r.call.tool === "describe_table" && r.status === "ok");
   const table = tablesOf(state).find((t) => t.name === described?.call.args.table);
-  if (!described || !table) return undefined;
+  const dialect = state.sqlDialect;
+  if (!described || !table || !dialect) return undefined;
   const probeSql = distinctProbeSql(table.schema, described.rows, settings.maxProbeValues);
   const probed = probeSql === undefined ? undefined : records.find((r) => sqlOf(r) === probeSql);
   if (probeSql !== undefined && probed === undefined) return { table, probe: probeSql };
@@ -144,6 +146,7 @@ function stateAt(
   const mappings = questions.map((question) =>
     mapQuestion({
       question,
+      dialect,
       table: { ...table.schema, description: table.description },
       describe: described.rows,
       distinct: probed?.status === "ok" ? probed.rows : undefined,

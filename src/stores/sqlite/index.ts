@@ -2,20 +2,22 @@ import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../../spec/docu
 import { StoreError } from "../../spec/errors.js";
 import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceRecord } from "../../spec/source.js";
-import type {
-  DocumentLookup,
-  KeywordQuery,
-  RunListQuery,
-  RunRecord,
-  RunSummary,
-  ScoredChunk,
-  ScoredDocument,
-  SessionTurn,
-  SqlQueryOptions,
-  SqlResult,
-  StoreV1,
-  TableWrite,
-  VectorQuery,
+import {
+  type DocumentLookup,
+  type KeywordQuery,
+  type RunListQuery,
+  type RunRecord,
+  type RunSummary,
+  type ScoredChunk,
+  type ScoredDocument,
+  type SessionTurn,
+  type SqlQueryOptions,
+  type SqlResult,
+  STORE_CAPABILITIES,
+  type StoreCapability,
+  type StoreV1,
+  type TableWrite,
+  type VectorQuery,
 } from "../../spec/store.js";
 import { StoreContext } from "./context.js";
 import { dataVersion } from "./data-version.js";
@@ -32,6 +34,7 @@ import { openDatabase } from "./schema.js";
 import { appendTurns, getTurns } from "./sessions.js";
 import { listSources, putSource, removeSource } from "./sources.js";
 import { SqliteSpend } from "./spend.js";
+import { sqliteDialect } from "./sql-dialect.js";
 import { SqlQueries } from "./sql-query.js";
 import type { SqlLimits } from "./sql-runner.js";
 import { toStoreError } from "./sqlite-errors.js";
@@ -57,6 +60,9 @@ const SOURCES_CACHE_SIZE = 256;
 export class SqliteStore implements StoreV1 {
   readonly specificationVersion = "v1" as const;
   readonly provider = "sqlite";
+  /** Every capability: documents, keyword and vector search, tables, graph, sessions, runs, keys and spend. */
+  readonly capabilities: ReadonlySet<StoreCapability> = new Set(STORE_CAPABILITIES);
+  readonly sqlDialect = sqliteDialect;
   readonly path: string;
   readonly #ctx: StoreContext;
   readonly #hnsw: HnswIndexes;

@@ -4,6 +4,10 @@ import { allows, type Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceRecord } from "../../spec/source.js";
 import type { RunRecord, StoreV1 } from "../../spec/store.js";
 
+function noDialect(): never {
+  throw new StoreError("SQL is not supported by the memory store");
+}
+
 export interface MemoryStore extends StoreV1 {
   readonly runs: Map<string, RunRecord>;
 }
@@ -25,6 +29,16 @@ export function createMemoryStore(
   return {
     specificationVersion: "v1",
     provider: "memory",
+    // It keeps no tables: `tableStoreOf` finds none, and its dialect only throws.
+    capabilities: new Set(["documents", "runs"]),
+    sqlDialect: {
+      daysBetween: noDialect,
+      equalsIgnoreCase: noDialect,
+      datePrefix: noDialect,
+      joinValues: noDialect,
+      present: noDialect,
+      absent: noDialect,
+    },
     runs,
     putSource: unsupported("putSource"),
     async listSources(principal) {

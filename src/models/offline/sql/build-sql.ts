@@ -1,5 +1,5 @@
 import type { TableSchema } from "../../../spec/source.js";
-import { sqliteDialect } from "./dialect.js";
+import type { SqlDialect } from "../../../spec/sql-dialect.js";
 import type { Grouping, Intent } from "./intent.js";
 import { ROW_ID } from "./profile.js";
 import { ident } from "./sql-text.js";
@@ -23,6 +23,7 @@ export interface BuildPlanOptions {
   grouping?: Grouping;
   measure?: Measure;
   distinct?: ColumnProfile;
+  dialect: SqlDialect;
 }
 
 function where(conditions: readonly string[]): string {
@@ -88,7 +89,7 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
     const column = o.distinct!;
     const c = ident(column.name);
     const rows = [...base, `${c} IS NOT NULL`];
-    const sql = `SELECT COUNT(*) AS n, ${sqliteDialect.joinValues("v")} AS "values" FROM (SELECT DISTINCT ${c} AS v FROM ${t}${where(rows)} ORDER BY v)`;
+    const sql = `SELECT COUNT(*) AS n, ${o.dialect.joinValues("v")} AS "values" FROM (SELECT DISTINCT ${c} AS v FROM ${t}${where(rows)} ORDER BY v)`;
     return plan(sql, rows, `number of distinct ${column.name} values among ${noun}`, { column: column.name });
   }
   if (kind === "group" || kind === "top_group") {

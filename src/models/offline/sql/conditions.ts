@@ -1,4 +1,3 @@
-import { sqliteDialect } from "./dialect.js";
 import type { Scan, VerbHit } from "./scan.js";
 import { ident, literal } from "./sql-text.js";
 import type { ColumnProfile, SqlCondition } from "./types.js";
@@ -21,8 +20,8 @@ export function operator(words: string): string | undefined {
 }
 
 /** Days from one date column to another, as SQL. */
-export function daysBetween(start: ColumnProfile, end: ColumnProfile): string {
-  return sqliteDialect.daysBetween(start.name, end.name);
+export function daysBetween(scan: Pick<Scan, "dialect">, start: ColumnProfile, end: ColumnProfile): string {
+  return scan.dialect.daysBetween(start.name, end.name);
 }
 
 /** The span from the start date column to the end one the question's verbs point at (`took 3 weeks to close`). */
@@ -59,7 +58,7 @@ export function durationConditions(
     const op = operator(m[1]!);
     const days = Number(m[2]) * (UNIT_DAYS[m[3]!] ?? 1);
     if (op === undefined) return undefined;
-    const sql = `${ident(span.end.name)} IS NOT NULL AND ${daysBetween(span.start, span.end)} ${op} ${days}`;
+    const sql = `${ident(span.end.name)} IS NOT NULL AND ${daysBetween(scan, span.start, span.end)} ${op} ${days}`;
     if (!out.some((c) => c.sql === sql)) {
       out.push({ sql, label: `${span.end.name} ${m[1]} ${m[2]} ${m[3]}(s) after ${span.start.name}` });
     }
@@ -130,7 +129,7 @@ export function identifierConditions(scan: Scan): SqlCondition[] {
         scan.mask.take(from, to);
         const value = (m[1] ?? m[2] ?? m[3] ?? "").replace(/[.,;:!?]+$/, "");
         out.push({
-          sql: sqliteDialect.equalsIgnoreCase(column.name, literal(value)),
+          sql: scan.dialect.equalsIgnoreCase(column.name, literal(value)),
           label: `${column.name} = ${literal(value)}`,
         });
       }

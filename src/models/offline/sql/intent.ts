@@ -1,5 +1,4 @@
 import { AGGREGATE_CUES, type AggregateCue, MEASURE_ADJECTIVES } from "./cues.js";
-import { sqliteDialect } from "./dialect.js";
 import { findPhrase } from "./mask.js";
 import type { Scan } from "./scan.js";
 import { ident } from "./sql-text.js";
@@ -85,7 +84,7 @@ export function findGrouping(scan: Scan, dateColumn: ColumnProfile | undefined):
         alias,
         make: () =>
           dateColumn && {
-            sql: sqliteDialect.datePrefix(dateColumn.name, unit === "month" ? 7 : 4),
+            sql: scan.dialect.datePrefix(dateColumn.name, unit === "month" ? 7 : 4),
             name: unit,
             column: dateColumn,
           },

@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import type { SqlDialect } from "../../../spec/sql-dialect.js";
+import { sqliteDialect } from "../../../stores/sqlite/sql-dialect.js";
 import { startsAsQuestion } from "./cues.js";
-import { sqliteDialect } from "./dialect.js";
 import { asksAggregate } from "./intent.js";
 import { mapQuestion, planSql, speaksOfTable } from "./plan-sql.js";
 import { distinctProbeSql } from "./probe.js";
@@ -80,7 +81,7 @@ const probeSql = distinctProbeSql(TABLE, DESCRIBE);
 const PROBE = probeSql ? (db.prepare(probeSql).all() as Record<string, unknown>[]) : [];
 
 function plan(question: string, extra: Partial<PlanSqlOptions> = {}): SqlPlan {
-  const p = planSql({ question, table: TABLE, describe: DESCRIBE, distinct: PROBE, ...extra });
+  const p = planSql({ question, dialect: sqliteDialect, table: TABLE, describe: DESCRIBE, distinct: PROBE, ...extra });
   if (!p) throw new Error(`no plan for: ${question}`);
   return p;
 }
@@ -130,7 +131,14 @@ describe("the distinct-values probe", () => {
 
   it("lets a value the sample left out be matched", () => {
     expect(ids("How many parcels went to Japan?")).toEqual(["P-03", "P-10"]);
-    expect(planSql({ question: "How many parcels went to Japan?", table: TABLE, describe: DESCRIBE })).toBeUndefined();
+    expect(
+      planSql({
+        question: "How many parcels went to Japan?",
+        dialect: sqliteDialect,
+        table: TABLE,
+        describe: DESCRIBE,
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -208,12 +216,18 @@ describe("what is not mapped is said, not guessed", () => {
   it("keeps one unexplained word as unmapped, and gives up on two or on a strict setting", () => {
     const p = plan("How many parcels are stuck in Munich?", { maxUnmapped: 1 });
     expect(p.unmapped).toEqual(["stuck"]);
-    expect(planSql({ question: "How many parcels are stuck in Munich?", table: TABLE, describe: DESCRIBE })).toBe(
-      undefined,
-    );
+    expect(
+      planSql({
+        question: "How many parcels are stuck in Munich?",
+        dialect: sqliteDialect,
+        table: TABLE,
+        describe: DESCRIBE,
+      }),
+    ).toBe(undefined);
     expect(
       planSql({
         question: "How many parcels went to Narnia via wormhole?",
+        dialect: sqliteDialect,
         table: TABLE,
         describe: DESCRIBE,
         maxUnmapped: 1,
@@ -225,7 +239,7 @@ describe("what is not mapped is said, not guessed", () => {
 describe("names and dates the data does not hold are not left out", () => {
   it("gives up on an unmatched place or capitalised name, and on a range outside the data's dates", () => {
     const none = (question: string) =>
-      planSql({ question, table: TABLE, describe: DESCRIBE, distinct: PROBE, maxUnmapped: 1 });
+      planSql({ question, dialect: sqliteDialect, table: TABLE, describe: DESCRIBE, distinct: PROBE, maxUnmapped: 1 });
     expect(none("How many parcels went to Australia?")).toBeUndefined();
     expect(none("How many Acme parcels went to Italy?")).toBeUndefined();
     expect(none("How many parcels were sent in 2024?")).toBeUndefined();
@@ -240,7 +254,14 @@ describe("names and dates the data does not hold are not left out", () => {
 describe("mapQuestion", () => {
   it("says why a question could not be mapped, naming the words or dates the table does not hold", () => {
     const why = (question: string) =>
-      mapQuestion({ question, table: TABLE, describe: DESCRIBE, distinct: PROBE, maxUnmapped: 1 }).reason;
+      mapQuestion({
+        question,
+        dialect: sqliteDialect,
+        table: TABLE,
+        describe: DESCRIBE,
+        distinct: PROBE,
+        maxUnmapped: 1,
+      }).reason;
     expect(why("How many truck bays does the Munich depot have?")).toBe(
       "no column or value of the parcels table matches: truck, bays, depot",
     );
@@ -261,12 +282,21 @@ describe("speaksOfTable", () => {
   });
 });
 
-describe("sqliteDialect", () => {
-  it("keeps SQLite's date and comparison functions in one place", () => {
+describe("the store's dialect", () => {
+  it("writes the SQL that differs between databases through the dialect it is given", () => {
     expect(sqliteDialect.daysBetween("a", "b")).toBe('julianday("b") - julianday("a")');
     expect(sqliteDialect.equalsIgnoreCase("c", "'x'")).toBe(`"c" = 'x' COLLATE NOCASE`);
     expect(sqliteDialect.datePrefix("d", 7)).toBe('substr("d", 1, 7)');
     expect(plan("What is the average time to deliver a parcel?").sql).toContain("julianday");
+    const other: SqlDialect = {
+      ...sqliteDialect,
+      daysBetween: (start, end) => `days_from(${start}, ${end})`,
+      present: (column) => `has_value(${column})`,
+    };
+    const average = plan("What is the average time to deliver a parcel?", { dialect: other }).sql;
+    expect(average).toMatch(/days_from\(\w+, \w+\)/);
+    expect(average).not.toContain("julianday");
+    expect(plan("How many parcels have a damage note?", { dialect: other }).sql).toContain("has_value(damage_note)");
   });
 });
 

@@ -1,6 +1,5 @@
 import { OP_WORDS, operator } from "./conditions.js";
 import { MEASURE_CONCEPTS, MEASURE_VERBS, UNIT_FACTORS } from "./cues.js";
-import { sqliteDialect } from "./dialect.js";
 import { findPhrase } from "./mask.js";
 import { loosen, singular } from "./profile.js";
 import type { Scan } from "./scan.js";
@@ -80,7 +79,7 @@ export function presenceConditions(scan: Scan, used: readonly (string | undefine
         if (!scan.mask.free(hit.from, hit.to)) continue;
         const absent = ABSENT.exec(scan.loose.slice(Math.max(0, hit.from - 16), hit.from));
         scan.mask.take(absent ? hit.from - absent[0].length : hit.from, hit.to);
-        const sql = absent ? sqliteDialect.absent(column.name) : sqliteDialect.present(column.name);
+        const sql = absent ? scan.dialect.absent(column.name) : scan.dialect.present(column.name);
         if (out.some((c) => c.sql === sql)) continue;
         out.push({ sql, label: `${column.name} ${absent ? "empty" : "present"}`, at: hit.from });
       }

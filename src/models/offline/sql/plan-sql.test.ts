@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { TableSchema } from "../../../spec/source.js";
+import { sqliteDialect } from "../../../stores/sqlite/sql-dialect.js";
 import { answerFromRows } from "./answer-rows.js";
 import { planSql } from "./plan-sql.js";
 import type { SqlPlan } from "./types.js";
@@ -56,7 +57,7 @@ for (const row of ROWS) insert.run(...row, `orders.csv#${row[0]}`);
 afterAll(() => db.close());
 
 function plan(question: string): SqlPlan {
-  const p = planSql({ question, table: TABLE, describe: DESCRIBE });
+  const p = planSql({ question, dialect: sqliteDialect, table: TABLE, describe: DESCRIBE });
   if (!p) throw new Error(`no plan for: ${question}`);
   return p;
 }
@@ -149,7 +150,7 @@ describe("planSql", () => {
       "How many orders were delayed by the storm?",
     ];
     for (const question of others)
-      expect(planSql({ question, table: TABLE, describe: DESCRIBE }), question).toBeUndefined();
+      expect(planSql({ question, dialect: sqliteDialect, table: TABLE, describe: DESCRIBE }), question).toBeUndefined();
   });
 });
 

@@ -34,7 +34,7 @@ const FILLER = new Set(
 );
 
 /** Names a row of the table goes by: the table name, its singular, `one row per X` of the description, and their synonyms. */
-function tableNouns(options: PlanSqlOptions): string[] {
+function tableNouns(options: Pick<PlanSqlOptions, "table">): string[] {
   const name = loosen(options.table.name).trim();
   const last = name.split(/\s+/).at(-1) ?? name;
   const perRow = /\bone row per (\p{L}+)/iu.exec(options.table.description)?.[1]?.toLowerCase();
@@ -129,6 +129,7 @@ export function mapQuestion(options: PlanSqlOptions): SqlMapping {
     loose: loosen(text),
     mask: new Mask(text),
     columns: profileColumns(options.table, options.describe, distinctValues(options.distinct)),
+    dialect: options.dialect,
   };
   const nouns = tableNouns(options);
   const nounHits = nouns.flatMap((n) => findPhrase(scan.loose, n));
@@ -199,7 +200,16 @@ export function mapQuestion(options: PlanSqlOptions): SqlMapping {
     return { reason: `the dates asked for fall outside the ${options.table.name} table's data${span}` };
   }
 
-  const plan = buildPlan({ table: options.table, noun: nouns[0]!, conditions, intent, grouping, measure, distinct });
+  const plan = buildPlan({
+    table: options.table,
+    noun: nouns[0]!,
+    conditions,
+    intent,
+    grouping,
+    measure,
+    distinct,
+    dialect: options.dialect,
+  });
   if (!plan)
     return { reason: `no count, sum, average, extreme or breakdown of the ${options.table.name} table fits it` };
   if (unmapped.length > 0) plan.unmapped = unmapped;
@@ -242,7 +252,7 @@ function findMeasure(
         scan.mask.take(m.index, m.index + m[0].length);
       }
       return {
-        sql: `ROUND(${daysBetween(span.start, span.end)}, 2)`,
+        sql: `ROUND(${daysBetween(scan, span.start, span.end)}, 2)`,
         label: `days from ${span.start.name} to ${span.end.name}`,
         column: span.end.name,
         requires: `${ident(span.end.name)} IS NOT NULL`,
@@ -263,7 +273,7 @@ function findMeasure(
 export function speaksOfTable(question: string, table: PlanSqlOptions["table"]): boolean {
   const text = question.normalize("NFKC").toLowerCase();
   const loose = loosen(text);
-  if (tableNouns({ question, table }).some((n) => findPhrase(loose, n).length > 0)) return true;
+  if (tableNouns({ table }).some((n) => findPhrase(loose, n).length > 0)) return true;
   const columns = profileColumns(table);
   if (columns.some((c) => c.aliases.some((a) => a.length >= 4 && findPhrase(loose, a).length > 0))) return true;
   if (verbHits({ text, original: text, loose, mask: new Mask(text), columns }).length > 0) return true;

@@ -1,3 +1,4 @@
+import type { SqlDialect } from "../../../spec/sql-dialect.js";
 import type { Mask } from "./mask.js";
 import type { ColumnProfile } from "./types.js";
 
@@ -11,6 +12,8 @@ export interface Scan {
   loose: string;
   mask: Mask;
   columns: ColumnProfile[];
+  /** The SQL dialect of the store that will run the plan. */
+  dialect: SqlDialect;
 }
 
 export interface VerbHit {
@@ -26,7 +29,7 @@ function commonPrefix(a: string, b: string): number {
 }
 
 /** Words naming a date column by its verb: `created`, `creation`, `created_at` for `created_at`. */
-export function verbHits(scan: Scan): VerbHit[] {
+export function verbHits(scan: Omit<Scan, "dialect">): VerbHit[] {
   const out: VerbHit[] = [];
   for (const m of scan.text.matchAll(/[\p{L}_]+/gu)) {
     // `unresolved` names `resolved_at` too: the hit then starts after `un`.

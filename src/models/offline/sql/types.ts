@@ -1,4 +1,5 @@
 import type { TableSchema } from "../../../spec/source.js";
+import type { SqlDialect } from "../../../spec/sql-dialect.js";
 
 /** What the planner knows of one column (from the schema and a `describe_table` row). */
 export interface ColumnProfile {
@@ -59,6 +60,8 @@ export interface SqlPlan {
 
 export interface PlanSqlOptions {
   question: string;
+  /** The SQL dialect of the store that will run the plan (`TableStoreV1.sqlDialect`). */
+  dialect: SqlDialect;
   table: TableSchema & { description: string };
   /** Rows of `describe_table` for this table (column, type, values, min, max, kind). */
   describe?: readonly Record<string, unknown>[];
