@@ -5,8 +5,8 @@ import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Principal } from "../../spec/principal.js";
+import { fixtureWrite } from "../../testing/fixtures.js";
 import { searchText } from "../../text/tokenize.js";
-import { fixtureWrite } from "../store-fixtures.js";
 import { createSqliteStore, type SqliteStore } from "./index.js";
 import { DDL_V1, SCHEMA_VERSION } from "./schema.js";
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ACME, alice, fixtureWrite } from "../store-fixtures.js";
-import { runStoreSuite } from "../store-suite.js";
+import { STORE_CAPABILITIES } from "../../spec/store.js";
+import { ACME, alice, fixtureWrite, runStoreSuites } from "../../testing/index.js";
 import { createSqliteStore } from "./index.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
@@ -11,15 +11,20 @@ function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "ferret-sqlite-"));
 }
 
-runStoreSuite("sqlite", async () => {
-  const dir = tempDir();
-  // A memory cap far above what the suite's runaway queries reach before their time limit (the limit must decide).
-  const store = await createSqliteStore({
-    path: join(dir, "nested", "ferret.db"),
-    sql: { memoryBytes: 4 * 1024 ** 3 },
-  });
-  return { store, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-});
+// The SQLite store has every capability: it runs every conformance suite.
+runStoreSuites(
+  "sqlite",
+  async () => {
+    const dir = tempDir();
+    // A memory cap far above what the suite's runaway queries reach before their time limit (the limit must decide).
+    const store = await createSqliteStore({
+      path: join(dir, "nested", "ferret.db"),
+      sql: { memoryBytes: 4 * 1024 ** 3 },
+    });
+    return { store, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  },
+  { capabilities: STORE_CAPABILITIES },
+);
 
 describe("sqlite store", () => {
   it("creates the file with WAL, a schema version, and reopens read-only", async () => {

@@ -18,7 +18,7 @@ import {
   harriet,
   type OpenStore,
   olga,
-} from "./store-suite.js";
+} from "./fixtures.js";
 
 type Mention = [text: string, type: string];
 
