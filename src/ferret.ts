@@ -38,12 +38,22 @@ import type { DocumentRecord } from "./spec/document.js";
 import type { EmbedderV1 } from "./spec/embedder.js";
 import type { AgentEngineV1, Preset } from "./spec/engine.js";
 import { StoreError } from "./spec/errors.js";
+import { graphOf } from "./spec/graph.js";
 import { keyStoreOf, spendStoreOf } from "./spec/keys.js";
 import type { Passage } from "./spec/passage.js";
 import { LOCAL_OWNER, type Principal } from "./spec/principal.js";
 import type { RerankerV1 } from "./spec/reranker.js";
 import type { SourceInfo } from "./spec/source.js";
-import type { RunListQuery, RunRecord, RunSummary, SessionTurn, StoreV1 } from "./spec/store.js";
+import {
+  hasCapability,
+  type RunListQuery,
+  type RunRecord,
+  type RunSummary,
+  type SessionStoreV1,
+  type SessionTurn,
+  type StoreV1,
+  tableStoreOf,
+} from "./spec/store.js";
 import type { ToolResult } from "./spec/tool-result.js";
 import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
 import { createSqliteStore } from "./stores/sqlite/index.js";
@@ -276,8 +286,9 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     checkQuestion(question, inputLimits);
     const history = [...checkHistory(opts.history, inputLimits)];
     const principal = opts.principal ?? (await ownerOf());
-    if (opts.sessionId)
-      history.unshift(...fitSession(await s.getTurns(opts.sessionId, principal), history, inputLimits));
+    if (opts.sessionId) {
+      history.unshift(...fitSession(await sessions().getTurns(opts.sessionId, principal), history, inputLimits));
+    }
     const sources = await s.listSources(principal);
     return {
       toolset: toolsetFor(sources),
@@ -300,19 +311,25 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     };
   }
 
+  /** The store's sessions; a session id given to a store without them is an error, not a silent forget. */
+  function sessions(): SessionStoreV1 {
+    if (!hasCapability(s, "sessions")) throw new StoreError(`The ${s.provider} store keeps no sessions.`);
+    return s;
+  }
+
   function toolsetFor(sources: SourceInfo[]) {
     const tables = sources.some((source) => (source.tables?.length ?? 0) > 0);
     return createToolset({
       sources,
       maxQueryChars: inputLimits.maxQueryChars,
-      tools: [...(tables ? sqlTools : []), ...(s.graph ? graphTools : [])],
+      tools: [...(tables && tableStoreOf(s) ? sqlTools : []), ...(graphOf(s) ? graphTools : [])],
     });
   }
 
   async function remember(sessionId: string | undefined, principal: Principal, question: string, answer: Answer) {
     if (!sessionId) return;
     const at = new Date().toISOString();
-    await s.appendTurns(sessionId, principal, [
+    await sessions().appendTurns(sessionId, principal, [
       { role: "user", content: question, at },
       { role: "assistant", content: answer.text, at },
     ]);
@@ -391,11 +408,11 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     defaultPrincipal: ownerOf,
     async runs(opts = {}) {
       const { principal, ...query } = opts;
-      if (!s.listRuns) throw new StoreError(`The ${s.provider} store cannot list runs.`);
+      if (!hasCapability(s, "runs") || !s.listRuns) throw new StoreError(`The ${s.provider} store cannot list runs.`);
       return s.listRuns(principal ?? (await ownerOf()), query);
     },
     async turns(sessionId, opts = {}) {
-      return s.getTurns(sessionId, opts.principal ?? (await ownerOf()));
+      return sessions().getTurns(sessionId, opts.principal ?? (await ownerOf()));
     },
     async toolbox(opts = {}) {
       const principal = opts.principal ?? (await ownerOf());

@@ -1,6 +1,6 @@
 import type { Answer, StopReason } from "../spec/answer.js";
 import type { RouteDecision } from "../spec/engine.js";
-import type { RunRecord } from "../spec/store.js";
+import { hasCapability, type RunRecord } from "../spec/store.js";
 import type { TraceEvent } from "../spec/trace.js";
 import { exportRunSpans } from "../trace/otel.js";
 import { agentLoop } from "./agent-loop.js";
@@ -219,7 +219,7 @@ async function* finish(run: RunContext, final: FinalContent, model: string): Asy
       sources: options.sources.map((s) => s.name),
     };
     try {
-      await options.store.saveRun(record);
+      if (hasCapability(options.store, "runs")) await options.store.saveRun(record);
     } catch (error) {
       run.emit({ kind: "error", step: state.step, ...describeError(error, "saving the run failed") });
     }

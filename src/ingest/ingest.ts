@@ -2,7 +2,7 @@ import { join, relative, sep } from "node:path";
 import type { ChunkRecord, DocumentWrite } from "../spec/document.js";
 import { InvalidInputError } from "../spec/errors.js";
 import { DEFAULT_TENANT } from "../spec/principal.js";
-import type { StoreV1 } from "../spec/store.js";
+import { type StoreV1, tableStoreOf } from "../spec/store.js";
 import { type IngestLimits, resolveLimits } from "./limits.js";
 import { inOrder } from "./pool/in-order.js";
 import { createParsePool, type ParsePool } from "./pool/parse-pool.js";
@@ -100,7 +100,9 @@ async function writeFileTable(options: {
   relPath: string;
   table: LoadedTable;
 }): Promise<{ name: string } | { failed: string }> {
-  const { store, tenant, plan, relPath, table } = options;
+  const { tenant, plan, relPath, table } = options;
+  const store = tableStoreOf(options.store);
+  if (store === undefined) return { failed: `the ${options.store.provider} store keeps no SQL tables` };
   try {
     if (plan.kind === "table") await store.removeTables(tenant, plan.name, [relPath]);
     return await store.writeTable({ tenant, source: plan.name, file: relPath, schema: table.schema, rows: table.rows });

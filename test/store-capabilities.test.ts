@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFerret, type Ferret, type Principal } from "../src/index.js";
+import type { StoreCapability, StoreV1 } from "../src/spec/store.js";
+import { createSqliteStore } from "../src/stores/sqlite/index.js";
+
+const ACME = new URL("../examples/acme", import.meta.url).pathname;
+const owner: Principal = { tenant: "acme", user: "root", roles: ["*"] };
+
+/** A real SQLite store that declares only some of its capabilities. */
+function declaring(store: StoreV1, capabilities: StoreCapability[]): StoreV1 {
+  const declared: ReadonlySet<StoreCapability> = new Set(capabilities);
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === "capabilities") return declared;
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+describe("the library asks the store for capabilities, not for a kind of store", () => {
+  let dir: string;
+  let ferret: Ferret;
+  let full: Ferret;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "ferret-caps-"));
+    const store = await createSqliteStore({ path: join(dir, "few.db") });
+    ferret = await createFerret({
+      store: declaring(store, ["documents", "keyword", "vector"]),
+      principal: owner,
+      onWarning: () => {},
+    });
+    full = await createFerret({ db: join(dir, "full.db"), principal: owner, onWarning: () => {} });
+  });
+  afterAll(async () => {
+    await ferret.close();
+    await full.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps a CSV out of SQL when the store declares no tables, and offers no SQL or graph tools", async () => {
+    const few = await ferret.ingest(ACME);
+    expect(few.failed).toEqual([
+      { file: expect.stringContaining("support_tickets.csv"), reason: "the sqlite store keeps no SQL tables" },
+    ]);
+    const names = (await ferret.toolbox()).tools.map((t) => t.name);
+    expect(names).toContain("search");
+    expect(names.filter((n) => /sql|table|entity|graph|path/.test(n))).toEqual([]);
+    // The same data in a store with every capability: the table and graph tools are there.
+    expect((await full.ingest(ACME)).failed).toEqual([]);
+    const all = (await full.toolbox()).tools.map((t) => t.name);
+    expect(all).toEqual(expect.arrayContaining(["run_sql", "describe_table", "list_tables", "search_entity"]));
+  });
+
+  it("answers without saving runs, and says so when asked for sessions or runs it does not keep", async () => {
+    const answer = await ferret.ask("What is the maximum frame size accepted by POST /v1/telemetry/frames?");
+    expect(answer.status).toBe("answered");
+    expect(answer.text).toContain("64");
+    expect(await ferret.trace(answer.traceId)).toBeUndefined();
+    await expect(ferret.runs()).rejects.toMatchObject({ name: "StoreError", message: expect.stringContaining("runs") });
+    await expect(ferret.turns("s1")).rejects.toMatchObject({ message: "The sqlite store keeps no sessions." });
+    await expect(ferret.ask("How do I reset my password?", { sessionId: "s1" })).rejects.toMatchObject({
+      message: "The sqlite store keeps no sessions.",
+    });
+  });
+});
