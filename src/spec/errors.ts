@@ -99,13 +99,6 @@ export class AccessDeniedError extends FerretError {
   }
 }
 
-/** Read-only SQL was asked to write, attach, or run more than one statement (refused before it ran). */
-export class SqlRejectedError extends FerretError {
-  constructor(message: string, context: Record<string, unknown> = {}) {
-    super("SqlRejectedError", message, { category: "user", context });
-  }
-}
-
 /** An input went over a decoding cap (file size, zip size, front matter, ...): the file is skipped, named with the cap. */
 export class LimitExceededError extends FerretError {
   constructor(
@@ -118,19 +111,58 @@ export class LimitExceededError extends FerretError {
 }
 
 /**
- * A query that SQLite could not compile or run: a table the principal cannot see (`missingTable`; missing and
- * unreadable look the same), an unknown column (`column`), a syntax or type error (`reason: "invalid"`).
- * `detail` is the database's own short description (`near "WHERE": syntax error`).
+ * What went wrong with a read-only query, the same in every store: the adapter maps its driver's errors to
+ * these codes, so callers switch on `code` and never read a database's own message.
+ * - `no_such_table`, `no_such_column`: a name the principal cannot see (missing and unreadable look the same);
+ * - `syntax`: the statement does not parse; `invalid`: it parses but cannot run (types, functions, ...);
+ * - `read_only`: not one read-only SELECT (refused before it ran, or by the database);
+ * - `timeout`: stopped at its time limit or interrupted; `memory`, `value_size`: over a resource cap.
  */
-export class SqlInvalidError extends FerretError {
-  readonly reason: "missing_table" | "missing_column" | "invalid";
+export type StoreQueryCode =
+  | "no_such_table"
+  | "no_such_column"
+  | "syntax"
+  | "invalid"
+  | "read_only"
+  | "timeout"
+  | "memory"
+  | "value_size";
+
+/** Base class of the errors `TableStoreV1.querySql` rejects with: a user error with a `code`. */
+export class StoreQueryError extends FerretError {
+  readonly code: StoreQueryCode;
+  constructor(
+    name: string,
+    message: string,
+    options: { code: StoreQueryCode; cause?: unknown; context?: Record<string, unknown> },
+  ) {
+    // `context.code` stays the driver's own code where the adapter gives one (`SQLITE_ERROR`, `42P01`).
+    super(name, message, { category: "user", cause: options.cause, context: options.context ?? {} });
+    this.code = options.code;
+  }
+}
+
+/** Read-only SQL was asked to write, attach, or run more than one statement (`code: "read_only"`). */
+export class SqlRejectedError extends StoreQueryError {
+  constructor(message: string, context: Record<string, unknown> = {}) {
+    super("SqlRejectedError", message, { code: "read_only", context });
+  }
+}
+
+/**
+ * A query the database could not compile or run: a table the principal cannot see (`missingTable`; missing and
+ * unreadable look the same), an unknown column (`column`), a syntax error or another invalid query. `detail` is
+ * the database's own short description (`near "WHERE": syntax error`), to show the model, never to parse.
+ */
+export class SqlInvalidError extends StoreQueryError {
+  readonly reason: "missing_table" | "missing_column" | "syntax" | "invalid";
   readonly detail: string;
   readonly missingTable?: string;
   readonly column?: string;
   constructor(
     message: string,
     options: {
-      reason: "missing_table" | "missing_column" | "invalid";
+      reason: "missing_table" | "missing_column" | "syntax" | "invalid";
       detail: string;
       missingTable?: string;
       column?: string;
@@ -139,8 +171,9 @@ export class SqlInvalidError extends FerretError {
     },
   ) {
     const { reason, detail, missingTable, column } = options;
+    const code = reason === "missing_table" ? "no_such_table" : reason === "missing_column" ? "no_such_column" : reason;
     super("SqlInvalidError", message, {
-      category: "user",
+      code,
       cause: options.cause,
       context: { ...options.context, reason, detail, missingTable, column },
     });
@@ -152,14 +185,14 @@ export class SqlInvalidError extends FerretError {
 }
 
 /** A query ran past its time limit (or was interrupted) and was stopped; the store is unaffected. */
-export class SqlTimeoutError extends FerretError {
+export class SqlTimeoutError extends StoreQueryError {
   readonly timeoutMs?: number;
   constructor(
     message: string,
     options: { timeoutMs?: number; cause?: unknown; context?: Record<string, unknown> } = {},
   ) {
     super("SqlTimeoutError", message, {
-      category: "user",
+      code: "timeout",
       cause: options.cause,
       context: { ...options.context, timeoutMs: options.timeoutMs },
     });
@@ -168,7 +201,7 @@ export class SqlTimeoutError extends FerretError {
 }
 
 /** A query needed more of a capped resource than it may have (`memory`: working memory; `value_size`: one value). */
-export class SqlLimitError extends FerretError {
+export class SqlLimitError extends StoreQueryError {
   readonly limit: "memory" | "value_size";
   readonly capBytes?: number;
   constructor(
@@ -176,7 +209,7 @@ export class SqlLimitError extends FerretError {
     options: { limit: "memory" | "value_size"; capBytes?: number; cause?: unknown; context?: Record<string, unknown> },
   ) {
     super("SqlLimitError", message, {
-      category: "user",
+      code: options.limit,
       cause: options.cause,
       context: { ...options.context, limit: options.limit, capBytes: options.capBytes },
     });

@@ -280,20 +280,30 @@ export function runTablesSuite(name: string, open: OpenStore): void {
           "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50000000) SELECT x FROM n";
         await expect(store.querySql(runaway, alice, { maxRows: 100_000_000, timeoutMs: 1 })).rejects.toMatchObject({
           name: "SqlTimeoutError",
+          code: "timeout",
           timeoutMs: 1,
         });
       });
 
-      it("names an unknown column and a syntax error as typed errors", async () => {
+      it("names an unknown table, an unknown column and a syntax error with portable codes", async () => {
         await expect(store.querySql("SELECT colour FROM tickets", alice)).rejects.toMatchObject({
           name: "SqlInvalidError",
           category: "user",
+          code: "no_such_column",
           reason: "missing_column",
           column: "colour",
         });
+        await expect(store.querySql("SELECT * FROM nowhere", alice)).rejects.toMatchObject({
+          code: "no_such_table",
+          missingTable: "nowhere",
+        });
         await expect(store.querySql("SELECT title FROM tickets WHERE", alice)).rejects.toMatchObject({
           name: "SqlInvalidError",
-          reason: "invalid",
+          code: "syntax",
+        });
+        await expect(store.querySql("DELETE FROM tickets", alice)).rejects.toMatchObject({
+          name: "SqlRejectedError",
+          code: "read_only",
         });
       });
     });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { guardSql } from "../safety/sql-guard.js";
-import { SqlInvalidError, SqlLimitError, SqlRejectedError, SqlTimeoutError } from "../spec/errors.js";
+import { SqlInvalidError, SqlRejectedError, SqlTimeoutError, StoreQueryError } from "../spec/errors.js";
 import type { Passage } from "../spec/passage.js";
 import type { ToolResult } from "../spec/tool-result.js";
 import { type AnyTool, defineTool, type ToolContext } from "./define-tool.js";
@@ -92,30 +92,41 @@ async function rowPassage(
 
 /** A failed query as a result with a hint the model can act on; undefined for errors that are not the query's. */
 function sqlFailure(error: unknown, tables: readonly ReadableTable[]): ToolResult | undefined {
-  if (error instanceof SqlTimeoutError) {
-    const ran = error.timeoutMs === undefined ? "ran too long" : `ran past ${seconds(error.timeoutMs)}`;
-    return {
-      status: "timeout",
-      hint:
-        `the query ${ran} and was stopped; add a WHERE on a selective column or a LIMIT, aggregate ` +
-        "(COUNT, GROUP BY) instead of listing rows, and avoid cross joins and recursive CTEs",
-    };
+  if (!(error instanceof StoreQueryError)) return undefined;
+  switch (error.code) {
+    case "timeout": {
+      const ms = error instanceof SqlTimeoutError ? error.timeoutMs : undefined;
+      const ran = ms === undefined ? "ran too long" : `ran past ${seconds(ms)}`;
+      return {
+        status: "timeout",
+        hint:
+          `the query ${ran} and was stopped; add a WHERE on a selective column or a LIMIT, aggregate ` +
+          "(COUNT, GROUP BY) instead of listing rows, and avoid cross joins and recursive CTEs",
+      };
+    }
+    case "memory":
+      return {
+        status: "error",
+        hint:
+          "the query needed more working memory than it may use and was stopped; filter with WHERE before sorting " +
+          "or grouping, add a LIMIT, and avoid cross joins",
+      };
+    case "value_size":
+      return {
+        status: "error",
+        hint: "the query built a value larger than the database allows; select smaller values",
+      };
+    case "read_only":
+      return { status: "error", hint: `read-only: ${error.message}` };
+    case "no_such_table":
+      if (error instanceof SqlInvalidError && error.missingTable !== undefined) {
+        return { status: "error", hint: noSuchTable(error.missingTable, tables) };
+      }
+      break;
   }
-  if (error instanceof SqlLimitError) {
-    const hint =
-      error.limit === "memory"
-        ? "the query needed more working memory than it may use and was stopped; filter with WHERE before sorting " +
-          "or grouping, add a LIMIT, and avoid cross joins"
-        : "the query built a value larger than SQLite allows; select smaller values";
-    return { status: "error", hint };
-  }
-  if (error instanceof SqlInvalidError) {
-    if (error.missingTable !== undefined) return { status: "error", hint: noSuchTable(error.missingTable, tables) };
-    const columns = tables.map((t) => `${t.name}(${t.columns.map((c) => c.name).join(", ")}, ${ROW_ID_COLUMN})`);
-    return { status: "error", hint: `the query cannot run: ${error.detail}. Tables: ${columns.join("; ")}` };
-  }
-  if (error instanceof SqlRejectedError) return { status: "error", hint: `read-only: ${error.message}` };
-  return undefined;
+  const detail = error instanceof SqlInvalidError ? error.detail : error.message;
+  const columns = tables.map((t) => `${t.name}(${t.columns.map((c) => c.name).join(", ")}, ${ROW_ID_COLUMN})`);
+  return { status: "error", hint: `the query cannot run: ${detail}. Tables: ${columns.join("; ")}` };
 }
 
 function seconds(ms: number): string {

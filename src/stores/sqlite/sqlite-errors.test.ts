@@ -63,12 +63,33 @@ describe("toStoreError", () => {
       thrown(() => db.prepare("SELECT colour FROM t")),
       QUERY,
     );
-    expect(column).toMatchObject({ name: "SqlInvalidError", reason: "missing_column", column: "colour" });
+    expect(column).toMatchObject({
+      name: "SqlInvalidError",
+      code: "no_such_column",
+      reason: "missing_column",
+      column: "colour",
+    });
+    expect(table).toMatchObject({ code: "no_such_table" });
     const syntax = toStoreError(
       thrown(() => db.prepare("SELECT name FROM t WHERE")),
       QUERY,
     );
-    expect(syntax).toMatchObject({ name: "SqlInvalidError", reason: "invalid", detail: "incomplete input" });
+    expect(syntax).toMatchObject({ name: "SqlInvalidError", code: "syntax", detail: "incomplete input" });
+    for (const sql of ["SELECT name FROM t WHERE WHERE", "SELECT name FROM t WHERE name = 'open"]) {
+      expect(
+        toStoreError(
+          thrown(() => db.prepare(sql)),
+          QUERY,
+        ),
+        sql,
+      ).toMatchObject({ code: "syntax" });
+    }
+    // Parses, cannot run: a function that does not exist.
+    const invalid = toStoreError(
+      thrown(() => db.prepare("SELECT no_such_function(name) FROM t")),
+      QUERY,
+    );
+    expect(invalid).toMatchObject({ name: "SqlInvalidError", code: "invalid", reason: "invalid" });
     db.close();
   });
 

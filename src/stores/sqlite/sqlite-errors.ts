@@ -86,6 +86,9 @@ export function toStoreError(error: unknown, site: ErrorSite): unknown {
   return new StoreError(`${failed}: ${error.message}`, error, context);
 }
 
+/** SQLite's messages for a statement that does not parse (its result code, SQLITE_ERROR, is shared by all). */
+const SYNTAX = /syntax error$|^incomplete input$|^unrecognized token: /;
+
 /** Errors of a user's query: what was wrong with it, or which limit stopped it. */
 function queryError(error: DriverError, site: ErrorSite, base: Record<string, unknown>): FerretError {
   const context = { ...base, sql: site.sql };
@@ -99,7 +102,7 @@ function queryError(error: DriverError, site: ErrorSite, base: Record<string, un
         context,
       });
     case "SQLITE_TOOBIG":
-      return new SqlLimitError("The query made a value larger than SQLite allows.", {
+      return new SqlLimitError("The query made a value larger than the database allows.", {
         limit: "value_size",
         cause: error,
         context,
@@ -129,7 +132,7 @@ function queryError(error: DriverError, site: ErrorSite, base: Record<string, un
     });
   }
   return new SqlInvalidError(`The query cannot run: ${error.message}.${available}`, {
-    reason: "invalid",
+    reason: SYNTAX.test(error.message) ? "syntax" : "invalid",
     detail: error.message,
     cause: error,
     context,
