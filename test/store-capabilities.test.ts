@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFerret, type Ferret, type Principal } from "../src/index.js";
+import type { SqlDialect } from "../src/spec/sql-dialect.js";
 import type { StoreCapability, StoreV1 } from "../src/spec/store.js";
 import { createSqliteStore } from "../src/stores/sqlite/index.js";
 
@@ -65,5 +66,49 @@ describe("the library asks the store for capabilities, not for a kind of store",
     await expect(ferret.ask("How do I reset my password?", { sessionId: "s1" })).rejects.toMatchObject({
       message: "The sqlite store keeps no sessions.",
     });
+  });
+});
+
+describe("the offline SQL planner writes the store's dialect", () => {
+  it("takes the dialect from the store it runs against, not from a module of its own", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ferret-dialect-"));
+    const store = await createSqliteStore({ path: join(dir, "ferret.db") });
+    const written: string[] = [];
+    const base = store.sqlDialect;
+    const spy = Object.fromEntries(
+      Object.entries(base).map(([name, fn]) => [
+        name,
+        (...args: never[]) => {
+          const sql = (fn as (...a: never[]) => string)(...args);
+          written.push(sql);
+          return sql;
+        },
+      ]),
+    ) as unknown as SqlDialect;
+    const spied = new Proxy(store, {
+      get(target, key) {
+        if (key === "sqlDialect") return spy;
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const ferret = await createFerret({ store: spied, principal: owner, onWarning: () => {} });
+    try {
+      await ferret.ingest(ACME);
+      // A breakdown by month: the month is the dialect's date prefix.
+      const answer = await ferret.ask("How many support tickets were created per month?");
+      expect(answer.status).not.toBe("refused");
+      expect(answer.text).toContain("2026-03");
+      const trace = await ferret.trace(answer.traceId);
+      const sql = (trace?.events ?? [])
+        .map((e) => e as { kind?: string; call?: { tool?: string; args?: { sql?: unknown } } })
+        .filter((e) => e.kind === "tool-call-start" && e.call?.tool === "run_sql")
+        .map((e) => String(e.call?.args?.sql));
+      expect(written).toContain('substr("created_at", 1, 7)');
+      expect(sql.some((q) => written.some((w) => q.includes(w)))).toBe(true);
+    } finally {
+      await ferret.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
