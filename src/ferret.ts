@@ -232,7 +232,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     store = await createSqliteStore({ path });
   }
-  const embedder =
+  const wanted =
     typeof options.embedder === "object"
       ? options.embedder
       : await resolveEmbedder({
@@ -243,6 +243,11 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
           env,
           onWarning: warn,
         });
+  // A store without vector search gets no vectors: ingest and search are keyword-only, and the caller is told.
+  const embedder = wanted && !hasCapability(store, "vector") ? undefined : wanted;
+  if (wanted && !embedder) {
+    warn(`the ${store.provider} store has no vector search: embedder ${wanted.id} is not used; search is by keyword`);
+  }
   const engine =
     typeof options.model === "object"
       ? options.model

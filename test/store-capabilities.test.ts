@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFerret, type Ferret, type Principal } from "../src/index.js";
+import type { EmbedderV1 } from "../src/spec/embedder.js";
 import type { SqlDialect } from "../src/spec/sql-dialect.js";
 import type { StoreCapability, StoreV1 } from "../src/spec/store.js";
 import { createSqliteStore } from "../src/stores/sqlite/index.js";
@@ -66,6 +67,44 @@ describe("the library asks the store for capabilities, not for a kind of store",
     await expect(ferret.ask("How do I reset my password?", { sessionId: "s1" })).rejects.toMatchObject({
       message: "The sqlite store keeps no sessions.",
     });
+  });
+});
+
+describe("a store without vector search", () => {
+  it("gets no vectors: the embedder is left out with a warning, ingest and search are keyword-only", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ferret-novec-"));
+    const store = await createSqliteStore({ path: join(dir, "ferret.db") });
+    let embedded = 0;
+    const embedder: EmbedderV1 = {
+      specificationVersion: "v1",
+      id: "test:counting",
+      dimensions: () => 4,
+      async embed(texts) {
+        embedded += texts.length;
+        return texts.map(() => Float32Array.from([1, 0, 0, 0]));
+      },
+    };
+    const warnings: string[] = [];
+    const ferret = await createFerret({
+      store: declaring(store, ["documents", "keyword", "tables", "runs"]),
+      embedder,
+      principal: owner,
+      onWarning: (m) => warnings.push(m),
+    });
+    try {
+      expect(ferret.embedder).toBeUndefined();
+      expect(warnings).toEqual([
+        "the sqlite store has no vector search: embedder test:counting is not used; search is by keyword",
+      ]);
+      await ferret.ingest(ACME);
+      const answer = await ferret.ask("What is the maximum frame size accepted by POST /v1/telemetry/frames?");
+      expect(answer.text).toContain("64");
+      expect(embedded).toBe(0);
+      expect(await store.embedderInfo("acme")).toBeUndefined();
+    } finally {
+      await ferret.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
