@@ -107,4 +107,39 @@ describe("describe_table", () => {
       "2 requests match (team = 'billing'; priority = 'urgent'; created_at between 2025-04-10 and 2025-04-20) [R-112, R-118].",
     );
   });
+
+  it("calls a text column a date only when every value starts YYYY-MM-DD", async () => {
+    const clerk: Principal = { tenant: "acme", user: "cy", roles: ["dates"] };
+    await store.putSource({ name: "shapes", tenant: "acme", kind: "table", description: "Shapes", acl: ["dates"] });
+    const shapes = ["iso", "stamped", "slashed", "mixed", "month13", "short"];
+    await store.writeTable({
+      tenant: "acme",
+      source: "shapes",
+      file: "shapes.csv",
+      schema: {
+        name: "shapes",
+        primaryKey: "id",
+        columns: [{ name: "id", type: "TEXT" }, ...shapes.map((name) => ({ name, type: "TEXT" as const }))],
+      },
+      rows: [
+        ["a", "2025-01-05", "2025-01-05T10:00:00Z", "2025/01/05", "2025-01-05", "2025-13-01", "2025-01-5"],
+        ["b", "1999-12-31", "1999-12-31 23:59", "1999/12/31", "n/a", "2025-19-39", "2025-1-05"],
+        ["c", "", null, "", "", "", ""],
+      ].map(([id, ...values]) =>
+        Object.fromEntries([["id", id], ...shapes.map((name, i) => [name, values[i] ?? null])]),
+      ),
+    });
+    const result = await describeTableTool.execute({ table: "shapes" }, await context(clerk));
+    const kinds = Object.fromEntries(result.rows?.map((r) => [r.column, r.kind]) ?? []);
+    // The month's and day's first digits are checked (0-1, 0-3), not whole values: 2025-13-01 has the shape.
+    expect(kinds).toEqual({
+      id: "text",
+      iso: "date",
+      stamped: "date",
+      slashed: "text",
+      mixed: "text",
+      month13: "date",
+      short: "text",
+    });
+  });
 });

@@ -6,7 +6,29 @@ import { findTable, noSuchTable, quoteName, ROW_ID_COLUMN, readableTables } from
 export const MAX_SAMPLE_VALUES = 12;
 /** Columns with more distinct values than this are not sampled (free text, ids). */
 const FEW_DISTINCT = 25;
-const ISO_DATE_GLOB = "[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*";
+/** The characters an ISO date starts with, position by position: `YYYY-MM-DD` (the first digit of MM is 0-1, of DD 0-3). */
+const ISO_DATE_SHAPE: readonly (readonly [string, string])[] = [
+  ["0", "9"],
+  ["0", "9"],
+  ["0", "9"],
+  ["0", "9"],
+  ["-", "-"],
+  ["0", "1"],
+  ["0", "9"],
+  ["-", "-"],
+  ["0", "3"],
+  ["0", "9"],
+];
+
+/**
+ * SQL that is true when a text value starts with an ISO date, in SQL every store runs (no GLOB, no regular
+ * expression): one single-character comparison per position.
+ */
+function startsWithIsoDate(value: string): string {
+  return ISO_DATE_SHAPE.map(([lo, hi], i) =>
+    lo === hi ? `SUBSTR(${value}, ${i + 1}, 1) = '${lo}'` : `SUBSTR(${value}, ${i + 1}, 1) BETWEEN '${lo}' AND '${hi}'`,
+  ).join(" AND ");
+}
 
 /** One row of `describe_table`. */
 export interface ColumnDescription {
@@ -47,7 +69,8 @@ export const describeTableTool = defineTool({
         `COUNT(DISTINCT ${v}) AS d${i}`,
         `MIN(${v}) AS lo${i}`,
         `MAX(${v}) AS hi${i}`,
-        `SUM(${v} GLOB '${ISO_DATE_GLOB}') AS iso${i}`,
+        // Only text columns can hold dates (numbers are never described as dates).
+        c.type === "TEXT" ? `SUM(CASE WHEN ${startsWithIsoDate(v)} THEN 1 ELSE 0 END) AS iso${i}` : `0 AS iso${i}`,
       ];
     });
     const summary = await ctx.store.querySql(
