@@ -28,9 +28,18 @@ describe("bad flag values are usage errors naming the flag (exit 2)", () => {
     ],
     [["search", "telemetry", "--since", "2024-02-30"], "option '--since <date>' argument '2024-02-30' is invalid"],
     [
-      ["search", "telemetry", "--mode", "fuzzy"],
-      "option '--mode <mode>' argument 'fuzzy' is invalid. It must be one of keyword, vector, hybrid.",
+      ["search", "telemetry", "--match", "fuzzy"],
+      "option '--match <how>' argument 'fuzzy' is invalid. It must be one of keyword, vector, hybrid.",
     ],
+    [
+      ["search", "telemetry", "--mode", "keyword"],
+      "option '--mode <how>' argument 'keyword' is invalid. On search it is now --match (--match keyword)",
+    ],
+    [["ask", "Who leads it?", "--mode", "keyword"], "option '--mode <mode>' argument 'keyword' is invalid"],
+    [["search", "telemetry", "--retrieval", "deep"], "option '--retrieval <shape>' argument 'deep' is invalid"],
+    [["ask", "Who leads it?", "--min-confidence", "2"], "option '--min-confidence <x>' argument '2' is invalid"],
+    [["ask", "Who leads it?", "--timeout-ms", "soon"], "option '--timeout-ms <n>' argument 'soon' is invalid"],
+    [["search", "telemetry", "--frobnicate"], "unknown option '--frobnicate'"],
     [
       ["ask", "Who leads it?", "--max-steps", "x"],
       "option '--max-steps <n>' argument 'x' is invalid. It must be a whole number of at least 1.",
