@@ -4,6 +4,7 @@ import { FerretError } from "../spec/errors.js";
 import { askCommand, chatCommand, traceCommand } from "./ask-commands.js";
 import { exitQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { applyConfig, configCommand } from "./config-command.js";
+import { doctorCommand } from "./doctor-command.js";
 import { evalCommand } from "./eval-command.js";
 import { EXIT } from "./exit-codes.js";
 import { ingestCommand } from "./ingest-command.js";
@@ -34,7 +35,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
   );
   program.hook("preAction", (_program, actionCommand) => {
     shareGlobalOptions(program, actionCommand);
-    applyConfig(actionCommand, process.env);
+    // The doctor reports a broken configuration as one of its findings instead of stopping at it.
+    if (actionCommand.name() !== "doctor") applyConfig(actionCommand, process.env);
   });
   ingestCommand(program, setExit);
   searchCommand(program);
@@ -47,6 +49,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   serveCommand(program);
   mcpCommand(program);
   configCommand(program);
+  doctorCommand(program, setExit);
   return program;
 }
 
