@@ -273,7 +273,7 @@ function modelSpecs(config: ResolvedConfig): string[] {
   return [...new Set(specs)];
 }
 
-function checkModel(spec: string, options: DoctorOptions): Promise<CheckResult> {
+export function checkModel(spec: string, options: DoctorOptions): Promise<CheckResult> {
   return timed(`model ${spec}`, async () => {
     if (spec === "offline") return { status: "ok", detail: "offline engine: deterministic, no network" };
     const resolved = resolveModel({

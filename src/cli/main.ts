@@ -8,6 +8,7 @@ import { doctorCommand } from "./doctor-command.js";
 import { evalCommand } from "./eval-command.js";
 import { EXIT } from "./exit-codes.js";
 import { ingestCommand } from "./ingest-command.js";
+import { initCommand } from "./init-command.js";
 import { keysCommand } from "./keys-command.js";
 import { addGlobalOptions, shareGlobalOptions } from "./options.js";
 import { searchCommand, sourcesCommand } from "./query-commands.js";
@@ -38,6 +39,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     // The doctor reports a broken configuration as one of its findings instead of stopping at it.
     if (actionCommand.name() !== "doctor") applyConfig(actionCommand, process.env);
   });
+  initCommand(program, setExit);
   ingestCommand(program, setExit);
   searchCommand(program);
   sourcesCommand(program);
