@@ -6,11 +6,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { z } from "zod";
+import { DEFAULT_DB } from "../ferret.js";
 import { DEFAULT_CONFIG_FILE } from "../models/config.js";
 import { InvalidInputError } from "../spec/errors.js";
 import { askSectionSchema, type ConfigFile, configFileSchema } from "./config-schema.js";
 
-export const DEFAULT_DB = ".ferret/ferret.db";
+export { DEFAULT_DB };
 /** A config file is read whole; past this it is refused rather than parsed. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 

@@ -79,6 +79,8 @@ describe("a closed output pipe (ferret ... | head)", () => {
     [["sources"]],
     [["ask", "Who leads the team that owns the Telemetry Gateway?", "--stream", "--json"]],
     [["ask", "Who leads the team that owns the Telemetry Gateway?"]],
+    [["config"]],
+    [["doctor"]],
   ])("%j exits 0 without a stack trace", async (args) => {
     const run = await ferret([...args, "--db", db, "--as", "acme:owner:*"], { closeStdout: true });
     expect(run.stderr).not.toContain("EPIPE");
