@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { parseRate } from "../keys/api-keys.js";
-import { positiveNumber } from "./flag-parsers.js";
+import { positiveNumber, rateSpec } from "./flag-parsers.js";
 import { type GlobalOptions, openFerret, print, usesGlobalOptions } from "./options.js";
 
 interface CreateFlags extends GlobalOptions {
@@ -33,7 +33,7 @@ export function keysCommand(program: Command, setExit: (code: number) => void): 
         "comma-separated roles (ACL); `writer` may upload and delete, `*` reads everything",
         "",
       )
-      .option("--rate <rate>", "rate limit: 60/min, 10/s, 1000/hour, 5000/day")
+      .option("--rate <rate>", "rate limit: 60/min, 10/s, 1000/hour, 5000/day", rateSpec)
       .option("--daily-usd <usd>", "most this key may spend on models per UTC day", positiveNumber)
       .option("--label <text>", "a note to recognise the key by"),
   ).action(async (flags: CreateFlags) => {

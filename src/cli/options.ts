@@ -7,7 +7,7 @@ import { createFerret, DEFAULT_DB, type Ferret } from "../ferret.js";
 import { DEFAULT_CONFIG_FILE } from "../models/config.js";
 import { InvalidInputError } from "../spec/errors.js";
 import type { Principal } from "../spec/principal.js";
-import { oneOf } from "./flag-parsers.js";
+import { httpUrl, oneOf, principalSpec } from "./flag-parsers.js";
 import { parsePrincipal } from "./principal.js";
 
 /** Options every command takes. */
@@ -40,9 +40,9 @@ export function addGlobalOptions(program: Command): Command {
       "--model <spec>",
       "offline | openai:<m> | anthropic:<m> | ollama:<m> | openai-compatible:<m> (env FERRET_MODEL)",
     )
-    .option("--base-url <url>", "base URL for openai-compatible and ollama (env FERRET_BASE_URL)")
+    .option("--base-url <url>", "base URL for openai-compatible and ollama (env FERRET_BASE_URL)", httpUrl)
     .option("--api-key <key>", "API key (prefer the provider's environment variable)")
-    .option("--as <principal>", "act as TENANT:USER:ROLE,ROLE (env FERRET_AS)")
+    .option("--as <principal>", "act as TENANT:USER:ROLE,ROLE (env FERRET_AS)", principalSpec)
     .option("--reranker <spec>", "re-rank evidence before answering: lexical | local:<model> (env FERRET_RERANKER)")
     .option(
       "--retrieval <shape>",

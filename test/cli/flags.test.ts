@@ -41,6 +41,21 @@ describe("bad flag values are usage errors naming the flag (exit 2)", () => {
     [["ask", "Who leads it?", "--timeout-ms", "soon"], "option '--timeout-ms <n>' argument 'soon' is invalid"],
     [["search", "telemetry", "--frobnicate"], "unknown option '--frobnicate'"],
     [
+      ["search", "telemetry", "--as", "acme"],
+      "option '--as <principal>' argument 'acme' is invalid. It must be TENANT:USER:ROLE,ROLE",
+    ],
+    [
+      ["ask", "Who leads it?", "--base-url", "localhost:11434"],
+      "option '--base-url <url>' argument 'localhost:11434' is invalid",
+    ],
+    [
+      ["keys", "create", "--tenant", "t", "--user", "u", "--rate", "fast"],
+      "option '--rate <rate>' argument 'fast' is invalid",
+    ],
+    [["eval", "examples/acme", "--concurrency", "0"], "option '--concurrency <n>' argument '0' is invalid"],
+    [["doctor", "--timeout-ms", "never"], "option '--timeout-ms <n>' argument 'never' is invalid"],
+    [["serve", "--port", "99999"], "option '--port <n>' argument '99999' is invalid"],
+    [
       ["ask", "Who leads it?", "--max-steps", "x"],
       "option '--max-steps <n>' argument 'x' is invalid. It must be a whole number of at least 1.",
     ],
