@@ -40,7 +40,7 @@ export function addGlobalOptions(program: Command): Command {
       "--model <spec>",
       "offline | openai:<m> | anthropic:<m> | ollama:<m> | openai-compatible:<m> (env FERRET_MODEL)",
     )
-    .option("--base-url <url>", "base URL for openai-compatible and ollama (env FERRET_BASE_URL)", httpUrl)
+    .option("--base-url <url>", "base URL of the model and embedder server (openai-compatible, ollama)", httpUrl)
     .option("--api-key <key>", "API key (prefer the provider's environment variable)")
     .option("--as <principal>", "act as TENANT:USER:ROLE,ROLE (env FERRET_AS)", principalSpec)
     .option("--reranker <spec>", "re-rank evidence before answering: lexical | local:<model> (env FERRET_RERANKER)")

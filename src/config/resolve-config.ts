@@ -76,7 +76,9 @@ export const SETTINGS: readonly Setting[] = [
     default: "none",
   },
   { key: "reranker", flag: "reranker", flagName: "--reranker", env: "FERRET_RERANKER", schema: file.reranker },
-  { key: "baseUrl", flag: "baseUrl", flagName: "--base-url", env: "FERRET_BASE_URL", schema: file.baseUrl },
+  // No environment layer: FERRET_BASE_URL is read by openai-compatible models alone (models/resolve.ts), so it
+  // never redirects an openai: embedder or model the way --base-url (which applies to both) does.
+  { key: "baseUrl", flag: "baseUrl", flagName: "--base-url", schema: file.baseUrl },
   {
     key: "retrieval",
     flag: "retrieval",
