@@ -1,13 +1,15 @@
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import type { CheckpointRequest } from "../agent/options.js";
-import type { AskOptions } from "../ferret.js";
+import type { AskOptions, Ferret } from "../ferret.js";
+import type { Answer } from "../spec/answer.js";
 import type { Preset } from "../spec/engine.js";
-import type { CheckpointDecision } from "../spec/trace.js";
+import type { CheckpointDecision, TraceEvent } from "../spec/trace.js";
 import { createEventFormatter, formatTrace } from "../trace/format.js";
+import { EXIT } from "./exit-codes.js";
 import { collectWith, oneOf, unitInterval, wholeNumber } from "./flag-parsers.js";
-import { answerJson, formatAnswer } from "./format.js";
-import { addGlobalOptions, type GlobalOptions, openFerret, principalOf, print } from "./options.js";
+import { answerJson, formatAnswer, formatSources } from "./format.js";
+import { type GlobalOptions, openFerret, principalOf, print, usesGlobalOptions } from "./options.js";
 
 interface AskFlags extends GlobalOptions {
   mode?: "auto" | "rag" | "agentic";
@@ -31,14 +33,13 @@ function checkpointKind(value: string): string {
 }
 
 function withAskOptions(cmd: Command): Command {
-  return addGlobalOptions(
+  return usesGlobalOptions(
     cmd
-      .option("--mode <mode>", "auto | rag | agentic", oneOf(["auto", "rag", "agentic"] as const), "auto")
+      .option("--mode <mode>", "auto | rag | agentic (default auto)", oneOf(["auto", "rag", "agentic"] as const))
       .option(
         "--preset <preset>",
-        "conservative | balanced | thorough",
+        "conservative | balanced | thorough (default balanced)",
         oneOf(["conservative", "balanced", "thorough"] as const),
-        "balanced",
       )
       .option("--max-steps <n>", "step budget", wholeNumber(1))
       .option("--max-tool-calls <n>", "tool call budget", wholeNumber(1))
@@ -100,6 +101,44 @@ function askOptions(flags: AskFlags): AskOptions {
   };
 }
 
+/** Error events that mean a model or embedder could not be used (not a refusal from the evidence). */
+const INFRASTRUCTURE = new Set(["UpstreamError", "AI_APICallError", "AI_RetryError", "AI_LoadAPIKeyError"]);
+
+/** Runs a question; returns the answer and the infrastructure failures seen on the way. */
+async function run(
+  ferret: Ferret,
+  question: string,
+  options: AskOptions,
+  onEvent: (event: TraceEvent) => void = () => {},
+): Promise<{ answer: Answer; failures: string[] }> {
+  let answer: Answer | undefined;
+  const failures: string[] = [];
+  for await (const event of ferret.stream(question, options)) {
+    onEvent(event);
+    if (event.kind === "error" && INFRASTRUCTURE.has(event.name)) failures.push(event.message);
+    if (event.kind === "answer-end") answer = event.answer;
+  }
+  if (!answer) throw new Error("the run ended without an answer");
+  return { answer, failures };
+}
+
+/**
+ * An unreachable model is not a refusal: when the run did not answer and a model or embedder failed on the
+ * way, the command says so and exits 3 (the answer is still printed with --json, for programs).
+ */
+function reportInfrastructure(answer: Answer, failures: string[]): boolean {
+  if (failures.length === 0) return false;
+  if (answer.status === "answered") {
+    process.stderr.write(`ferret: warning: ${failures[0]}\n`);
+    return false;
+  }
+  process.stderr.write(
+    `ferret: ${answer.model} could not be used: ${failures[failures.length - 1]}\n` +
+      "Check the model and its server with `ferret doctor`.\n",
+  );
+  return true;
+}
+
 export function askCommand(program: Command, setExit: (code: number) => void): void {
   withAskOptions(
     program
@@ -110,47 +149,70 @@ export function askCommand(program: Command, setExit: (code: number) => void): v
   ).action(async (question: string, flags: AskFlags) => {
     const ferret = await openFerret(flags, "existing");
     try {
-      const options = askOptions(flags);
-      let answer: import("../spec/answer.js").Answer | undefined;
       const formatEvent = createEventFormatter();
-      for await (const event of ferret.stream(question, options)) {
+      const { answer, failures } = await run(ferret, question, askOptions(flags), (event) => {
         if (flags.stream && !flags.json) process.stderr.write(`${formatEvent(event)}\n`);
         if (flags.stream && flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
-        if (event.kind === "answer-end") answer = event.answer;
-      }
-      if (!answer) throw new Error("the run ended without an answer");
+      });
+      const broken = reportInfrastructure(answer, failures);
+      if (broken) setExit(EXIT.infrastructure);
       if (flags.stream && flags.json) return;
-      print(answerJson(answer), flags.json, () => formatAnswer(answer!));
-      if (answer.status === "refused" && answer.stopReason !== "no_retrieval_needed") setExit(0);
+      if (flags.json) print(answerJson(answer), true, () => "");
+      else if (!broken) print(answer, false, () => formatAnswer(answer));
     } finally {
       await ferret.close();
     }
   });
 }
 
+const CHAT_HELP = [
+  "/sources  the sources you may read",
+  "/trace    the trace of the last answer",
+  "/new      start a new conversation (forget the history)",
+  "/exit     quit (also /quit, exit, quit, Ctrl-D)",
+].join("\n");
+
+const QUIT = new Set(["/exit", "/quit", "exit", "quit", ":q"]);
+
 export function chatCommand(program: Command): void {
   withAskOptions(
     program.command("chat").description("a conversation: follow-ups are understood from the history"),
   ).action(async (flags: AskFlags) => {
     const ferret = await openFerret(flags, "existing");
-    const sessionId = flags.session ?? `chat-${Date.now().toString(36)}`;
+    const newSession = () => `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    let sessionId = flags.session ?? newSession();
+    let lastRun: string | undefined;
+    const principal = principalOf(flags);
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-    process.stdout.write(
-      `ferret chat (session ${sessionId}, model ${ferret.engine.name}); empty line or Ctrl-D to quit\n`,
-    );
+    const say = (text: string) => process.stdout.write(`${text}\n`);
+    say(`ferret chat (model ${ferret.engine.name}); /help for commands, /exit or Ctrl-D to quit`);
     try {
       // Iterate the lines (not rl.question): piped input arrives at once, and no line may be lost between turns.
       process.stdout.write("you> ");
       for await (const raw of rl) {
         const line = raw.trim();
-        if (!line) break;
-        const formatEvent = createEventFormatter();
-        for await (const event of ferret.stream(line, { ...askOptions({ ...flags, yes: true }), sessionId })) {
-          if (event.kind === "answer-end") process.stdout.write(`${formatAnswer(event.answer)}\n\n`);
-          else if (event.kind !== "answer-delta") process.stderr.write(`  ${formatEvent(event)}\n`);
+        if (QUIT.has(line.toLowerCase())) break;
+        if (line === "/help") say(CHAT_HELP);
+        else if (line === "/new") {
+          sessionId = newSession();
+          lastRun = undefined;
+          say("(new conversation)");
+        } else if (line === "/sources") say(formatSources(await ferret.sources({ principal })));
+        else if (line === "/trace") {
+          const record = lastRun ? await ferret.trace(lastRun, { principal }) : undefined;
+          say(record ? formatTrace(record) : "(no answer yet in this conversation)");
+        } else if (line.startsWith("/")) say(`unknown command ${line.split(/\s/)[0]}; /help lists them`);
+        else if (line) {
+          const { answer, failures } = await run(ferret, line, {
+            ...askOptions({ ...flags, yes: true }),
+            sessionId,
+          });
+          lastRun = answer.runId;
+          if (!reportInfrastructure(answer, failures)) say(`${formatAnswer(answer)}\n`);
         }
         process.stdout.write("you> ");
       }
+      process.stdout.write("\n");
     } finally {
       rl.close();
       await ferret.close();
@@ -159,7 +221,7 @@ export function chatCommand(program: Command): void {
 }
 
 export function traceCommand(program: Command, setExit: (code: number) => void): void {
-  addGlobalOptions(
+  usesGlobalOptions(
     program.command("trace").argument("<runId>", "the run id an answer reports").description("show a run's trace"),
   ).action(async (runId: string, flags: GlobalOptions) => {
     const ferret = await openFerret(flags, "existing");
@@ -167,7 +229,7 @@ export function traceCommand(program: Command, setExit: (code: number) => void):
       const record = await ferret.trace(runId, { principal: principalOf(flags) });
       if (!record) {
         process.stderr.write(`ferret: no run ${runId} (or not yours to read)\n`);
-        setExit(1);
+        setExit(EXIT.failed);
         return;
       }
       print(record, flags.json, () => formatTrace(record));

@@ -11,7 +11,7 @@ import type { Answer } from "../spec/answer.js";
 import { InvalidInputError } from "../spec/errors.js";
 import type { TraceEvent } from "../spec/trace.js";
 import { oneOf, unitInterval, wholeNumber } from "./flag-parsers.js";
-import { addGlobalOptions, type GlobalOptions, openFerret } from "./options.js";
+import { type GlobalOptions, openFerret, usesGlobalOptions } from "./options.js";
 
 interface EvalFlags extends GlobalOptions {
   mode?: "auto" | "rag" | "agentic";
@@ -50,7 +50,7 @@ function makeReportFolder(out: string): void {
 }
 
 export function evalCommand(program: Command, setExit: (code: number) => void): void {
-  addGlobalOptions(
+  usesGlobalOptions(
     program
       .command("eval")
       .argument("<set>", "evaluation-set folder (sources.json + questions.jsonl)")

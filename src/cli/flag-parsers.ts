@@ -5,6 +5,8 @@
  * reaches SQLite as a raw driver error.
  */
 import { InvalidArgumentError } from "commander";
+import { PRINCIPAL_PATTERN } from "../config/config-schema.js";
+import { parseRate } from "../keys/api-keys.js";
 import { isIsoDate, MAX_SEARCH_K } from "../safety/input-limits.js";
 
 /** A whole number from `min` to `max` (digits only: "2.5", "1e3", "0x10" and "" are refused). */
@@ -53,4 +55,33 @@ export function oneOf<T extends string>(choices: readonly T[]): (value: string) 
 /** A repeatable flag whose values are checked by `parse`. */
 export function collectWith<T>(parse: (value: string) => T): (value: string, previous?: T[]) => T[] {
   return (value, previous = []) => [...previous, parse(value)];
+}
+
+/** An http(s) URL (`--base-url`). */
+export function httpUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new InvalidArgumentError("It must be an http:// or https:// URL.");
+  }
+  return value;
+}
+
+/** `TENANT:USER:ROLE,ROLE` (`--as`; roles may be empty). */
+export function principalSpec(value: string): string {
+  if (!PRINCIPAL_PATTERN.test(value))
+    throw new InvalidArgumentError("It must be TENANT:USER:ROLE,ROLE (roles may be empty).");
+  return value;
+}
+
+/** A rate such as 60/min (`--rate`). */
+export function rateSpec(value: string): string {
+  try {
+    parseRate(value);
+  } catch {
+    throw new InvalidArgumentError("It must look like 60/min, 10/s, 1000/hour or 5000/day.");
+  }
+  return value;
 }

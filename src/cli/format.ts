@@ -21,13 +21,15 @@ export function formatSources(sources: SourceInfo[]): string {
   if (sources.length === 0) return "no sources (run `ferret ingest PATH` first)";
   const rows = sources.map((s) => [
     s.name,
+    s.tenant,
     s.kind,
     s.acl.length ? s.acl.join(",") : "everyone",
     String(s.documents),
     String(s.chunks),
-    oneLine(s.description, 60),
+    s.lastIngestAt ? s.lastIngestAt.slice(0, 16).replace("T", " ") : "-",
+    oneLine(s.description, 50),
   ]);
-  const header = ["source", "kind", "acl", "docs", "chunks", "description"];
+  const header = ["source", "tenant", "kind", "acl", "docs", "chunks", "last ingest (UTC)", "description"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) =>
     r
@@ -37,8 +39,32 @@ export function formatSources(sources: SourceInfo[]): string {
   return [line(header), ...rows.map(line)].join("\n");
 }
 
+/** Why a run refused, in a few words (the full reasoning is in `--json` and the trace). */
+const WHY: Partial<Record<Answer["stopReason"], string>> = {
+  max_steps: "the step limit was reached",
+  max_tool_calls: "the tool-call limit was reached",
+  token_budget: "the token budget was used up",
+  cost_budget: "the cost budget was used up",
+  timeout: "the time budget ran out",
+  no_progress: "the search stopped making progress",
+  aborted: "the run was stopped",
+  spend_cap: "the daily spend cap was reached",
+  insufficient_evidence: "the evidence found was not enough",
+};
+
+/**
+ * A refusal for a person: one sentence and where the details are. The library's refusal text (what was
+ * searched, what was missing, the rewritten queries) stays in `--json`, the trace and `answer.text`.
+ */
+export function refusalText(answer: Answer): string {
+  const why = WHY[answer.stopReason] ?? "the evidence found was not enough";
+  const searched = answer.usage.toolCalls === 1 ? "1 search" : `${answer.usage.toolCalls} searches`;
+  return `I could not answer this from the sources (${why}; ${searched}).\nDetails: ferret trace ${answer.runId}`;
+}
+
 export function formatAnswer(answer: Answer): string {
-  const lines = [answer.text];
+  const concise = answer.status === "refused" && answer.stopReason !== "no_retrieval_needed";
+  const lines = [concise ? refusalText(answer) : answer.text];
   if (answer.citations.length > 0) {
     lines.push("", "Sources:");
     for (const c of answer.citations) lines.push(`  [${c.n}] ${c.docId}: “${oneLine(c.quote, 120)}”`);

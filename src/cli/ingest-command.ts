@@ -1,8 +1,11 @@
+import { dirname, resolve } from "node:path";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
+import { resolveConfig } from "../config/resolve-config.js";
 import type { IngestSummary } from "../ingest/ingest.js";
+import { InvalidInputError } from "../spec/errors.js";
 import { positiveNumber } from "./flag-parsers.js";
-import { addGlobalOptions, type GlobalOptions, openFerret, print } from "./options.js";
+import { type GlobalOptions, openFerret, print, usesGlobalOptions } from "./options.js";
 
 interface IngestFlags extends GlobalOptions {
   source?: string;
@@ -33,11 +36,75 @@ export function ingestExitCode(s: IngestSummary, strict: boolean): number {
   return 0;
 }
 
+interface IngestJob {
+  path: string;
+  source?: string;
+  description?: string;
+  acl?: string[];
+  tenant?: string;
+}
+
+const roles = (acl: string | undefined) =>
+  acl
+    ?.split(",")
+    .map((r) => r.trim())
+    .filter(Boolean);
+
+/** What to ingest: the PATH with the flags, or else every source of the config file (paths relative to it). */
+function ingestJobs(path: string | undefined, flags: IngestFlags): IngestJob[] {
+  if (path !== undefined) {
+    return [
+      { path, source: flags.source, description: flags.description, acl: roles(flags.acl), tenant: flags.tenant },
+    ];
+  }
+  const config = resolveConfig({ flags: { ...flags }, env: process.env });
+  const sources = config.content.sources ?? [];
+  if (!config.file || sources.length === 0) {
+    throw new InvalidInputError(
+      `name what to ingest (ferret ingest PATH), or list sources in ${config.file ?? "ferret.config.json"} (\`ferret init\` writes them)`,
+      { field: "path" },
+    );
+  }
+  const base = dirname(config.file);
+  return sources.map((s) => ({
+    path: resolve(base, s.path),
+    source: s.name,
+    description: s.description,
+    acl: s.acl,
+    tenant: s.tenant ?? flags.tenant,
+  }));
+}
+
+/** One summary for several sources ingested in a row. */
+function mergeSummaries(list: IngestSummary[]): IngestSummary {
+  const [first, ...rest] = list;
+  const total: IngestSummary = {
+    ...first!,
+    sources: [...first!.sources],
+    failed: [...first!.failed],
+    skipped: [...first!.skipped],
+    warnings: [...first!.warnings],
+  };
+  for (const s of rest) {
+    total.sources.push(...s.sources);
+    total.added += s.added;
+    total.updated += s.updated;
+    total.unchanged += s.unchanged;
+    total.removed += s.removed;
+    total.chunks += s.chunks;
+    total.ms += s.ms;
+    total.failed.push(...s.failed);
+    total.skipped.push(...s.skipped);
+    total.warnings.push(...s.warnings);
+  }
+  return total;
+}
+
 export function ingestCommand(program: Command, setExit: (code: number) => void): void {
-  addGlobalOptions(
+  usesGlobalOptions(
     program
       .command("ingest")
-      .argument("<path>", "folder, .csv, .jsonl, or evaluation-set folder with sources.json")
+      .argument("[path]", "folder, .csv, .jsonl, or evaluation-set folder (default: the config file's sources)")
       .description("ingest documents into the store (incremental: unchanged documents are skipped)")
       .option("--source <name>", "source name (default: folder or file name)")
       .option("--description <text>", "what the source holds (the agent routes by it)")
@@ -46,7 +113,8 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
       .option("--prune", "remove documents that are gone from the path")
       .option("--strict", "exit non-zero when any file failed")
       .option("--max-file-mb <n>", "skip files larger than this (default 50)", positiveNumber),
-  ).action(async (path: string, flags: IngestFlags) => {
+  ).action(async (path: string | undefined, flags: IngestFlags) => {
+    const jobs = ingestJobs(path, flags);
     const ferret = await openFerret(flags, "create");
     const bar =
       process.stderr.isTTY && !flags.json
@@ -58,29 +126,33 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
     let started = false;
     let lastLine = 0;
     try {
-      const summary = await ferret.ingest(path, {
-        source: flags.source,
-        description: flags.description,
-        acl: flags.acl
-          ?.split(",")
-          .map((r) => r.trim())
-          .filter(Boolean),
-        tenant: flags.tenant,
-        prune: flags.prune,
-        maxFileBytes: flags.maxFileMb !== undefined ? Math.round(flags.maxFileMb * 1024 * 1024) : undefined,
-        onProgress: (e) => {
-          if (bar) {
-            if (!started) bar.start(e.total, e.done, { phase: e.phase, file: e.file ?? "" });
-            started = true;
-            bar.setTotal(e.total);
-            bar.update(e.done, { phase: e.phase, file: e.file ?? "" });
-          } else if (!flags.json && Date.now() - lastLine > 2000) {
-            lastLine = Date.now();
-            process.stderr.write(`${e.phase} ${e.done}/${e.total}\n`);
-          }
-        },
-      });
-      bar?.stop();
+      const summaries: IngestSummary[] = [];
+      for (const job of jobs) {
+        started = false;
+        summaries.push(
+          await ferret.ingest(job.path, {
+            source: job.source,
+            description: job.description,
+            acl: job.acl,
+            tenant: job.tenant,
+            prune: flags.prune,
+            maxFileBytes: flags.maxFileMb !== undefined ? Math.round(flags.maxFileMb * 1024 * 1024) : undefined,
+            onProgress: (e) => {
+              if (bar) {
+                if (!started) bar.start(e.total, e.done, { phase: e.phase, file: e.file ?? "" });
+                started = true;
+                bar.setTotal(e.total);
+                bar.update(e.done, { phase: e.phase, file: e.file ?? "" });
+              } else if (!flags.json && Date.now() - lastLine > 2000) {
+                lastLine = Date.now();
+                process.stderr.write(`${e.phase} ${e.done}/${e.total}\n`);
+              }
+            },
+          }),
+        );
+        bar?.stop();
+      }
+      const summary = summaries.length === 1 ? summaries[0]! : mergeSummaries(summaries);
       print(summary, flags.json, () => summaryText(summary));
       setExit(ingestExitCode(summary, flags.strict === true));
     } finally {

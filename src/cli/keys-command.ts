@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { parseRate } from "../keys/api-keys.js";
-import { positiveNumber } from "./flag-parsers.js";
-import { addGlobalOptions, type GlobalOptions, openFerret, print } from "./options.js";
+import { positiveNumber, rateSpec } from "./flag-parsers.js";
+import { type GlobalOptions, openFerret, print, usesGlobalOptions } from "./options.js";
 
 interface CreateFlags extends GlobalOptions {
   tenant: string;
@@ -22,7 +22,7 @@ const roleList = (value: string | undefined) =>
 export function keysCommand(program: Command, setExit: (code: number) => void): void {
   const keys = program.command("keys").description("API keys for ferret serve (stored hashed; shown once)");
 
-  addGlobalOptions(
+  usesGlobalOptions(
     keys
       .command("create")
       .description("create a key mapped to a principal; the key is printed once")
@@ -33,7 +33,7 @@ export function keysCommand(program: Command, setExit: (code: number) => void): 
         "comma-separated roles (ACL); `writer` may upload and delete, `*` reads everything",
         "",
       )
-      .option("--rate <rate>", "rate limit: 60/min, 10/s, 1000/hour, 5000/day")
+      .option("--rate <rate>", "rate limit: 60/min, 10/s, 1000/hour, 5000/day", rateSpec)
       .option("--daily-usd <usd>", "most this key may spend on models per UTC day", positiveNumber)
       .option("--label <text>", "a note to recognise the key by"),
   ).action(async (flags: CreateFlags) => {
@@ -60,7 +60,7 @@ export function keysCommand(program: Command, setExit: (code: number) => void): 
     }
   });
 
-  addGlobalOptions(
+  usesGlobalOptions(
     keys.command("list").description("list keys (never the secrets)").option("--tenant <tenant>", "only this tenant"),
   ).action(async (flags: GlobalOptions & { tenant?: string }) => {
     const ferret = await openFerret(flags, "existing");
@@ -90,7 +90,7 @@ export function keysCommand(program: Command, setExit: (code: number) => void): 
     }
   });
 
-  addGlobalOptions(
+  usesGlobalOptions(
     keys.command("revoke").argument("<id>", "the key id (from keys list)").description("revoke a key at once"),
   ).action(async (id: string, flags: GlobalOptions) => {
     const ferret = await openFerret(flags, "existing");

@@ -1,15 +1,19 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { ferretOptionsFrom } from "../config/ferret-options.js";
+import { resolveConfig, settingValue } from "../config/resolve-config.js";
 import { createFerret, DEFAULT_DB, type Ferret } from "../ferret.js";
+import { DEFAULT_CONFIG_FILE } from "../models/config.js";
 import { InvalidInputError } from "../spec/errors.js";
 import type { Principal } from "../spec/principal.js";
-import { oneOf } from "./flag-parsers.js";
+import { httpUrl, oneOf, principalSpec } from "./flag-parsers.js";
 import { parsePrincipal } from "./principal.js";
 
 /** Options every command takes. */
 export interface GlobalOptions {
   db?: string;
+  config?: string;
   embedder?: string;
   model?: string;
   baseUrl?: string;
@@ -23,9 +27,11 @@ export interface GlobalOptions {
   minConfidence?: number;
 }
 
-export function addGlobalOptions(cmd: Command): Command {
-  return cmd
+/** The options every command takes, defined once on the program (so `ferret --help` lists them once). */
+export function addGlobalOptions(program: Command): Command {
+  return program
     .option("--db <file>", `SQLite store (env FERRET_DB; default ${DEFAULT_DB})`)
+    .option("--config <file>", `config file (env FERRET_CONFIG; default ${DEFAULT_CONFIG_FILE} when present)`)
     .option(
       "--embedder <spec>",
       "none | local:<model> | openai:<model> | ollama:<model> | openai-compatible:<model> (env FERRET_EMBEDDER)",
@@ -34,17 +40,38 @@ export function addGlobalOptions(cmd: Command): Command {
       "--model <spec>",
       "offline | openai:<m> | anthropic:<m> | ollama:<m> | openai-compatible:<m> (env FERRET_MODEL)",
     )
-    .option("--base-url <url>", "base URL for openai-compatible and ollama")
+    .option("--base-url <url>", "base URL of the model and embedder server (openai-compatible, ollama)", httpUrl)
     .option("--api-key <key>", "API key (prefer the provider's environment variable)")
-    .option("--as <principal>", "act as TENANT:USER:ROLE,ROLE")
+    .option("--as <principal>", "act as TENANT:USER:ROLE,ROLE (env FERRET_AS)", principalSpec)
     .option("--reranker <spec>", "re-rank evidence before answering: lexical | local:<model> (env FERRET_RERANKER)")
     .option(
       "--retrieval <shape>",
-      "flat | hierarchical | auto (document pass first on large stores)",
+      "flat | hierarchical | auto (document pass first on large stores; env FERRET_RETRIEVAL)",
       oneOf(["flat", "hierarchical", "auto"] as const),
     )
-    .option("--no-cache", "do not reuse results of repeated searches")
+    .option("--no-cache", "do not reuse results of repeated searches (env FERRET_CACHE=false)")
     .option("--json", "machine-readable output");
+}
+
+/**
+ * Global options may come before or after the command (`ferret --db x search q`, `ferret search q --db x`):
+ * commander keeps them on the program, and this copies the ones given on the command line to the command
+ * that runs, so its action sees one set of flags. Defaults are not copied: what was not given stays unset,
+ * for the configuration to fill in from the environment, the config file or its defaults.
+ */
+export function shareGlobalOptions(program: Command, actionCommand: Command): void {
+  for (const [key, value] of Object.entries(program.opts())) {
+    if (program.getOptionValueSource(key) !== "cli") continue;
+    if (actionCommand.getOptionValue(key) === undefined) actionCommand.setOptionValue(key, value);
+  }
+}
+
+/** A command that takes the global options: its help points at them instead of repeating them. */
+export function usesGlobalOptions(cmd: Command): Command {
+  return cmd.addHelpText(
+    "after",
+    "\nGlobal options (--db, --config, --model, --as, --json, ...): see `ferret --help`.",
+  );
 }
 
 export function principalOf(opts: GlobalOptions): Principal | undefined {
@@ -87,16 +114,17 @@ export async function openFerret(
   access: StoreAccess,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Ferret> {
-  const db = opts.db ?? env.FERRET_DB ?? DEFAULT_DB;
+  const config = resolveConfig({ flags: { ...opts }, env });
+  const db = opts.db ?? settingValue<string>(config, "db") ?? DEFAULT_DB;
   const where = db === ":memory:" ? db : resolve(db);
   if (access === "existing" && db !== ":memory:" && !existsSync(db)) {
     throw new InvalidInputError(
-      `no knowledge base at ${where}: ingest something first (ferret ingest PATH), or name an existing one with --db FILE or FERRET_DB`,
+      `no knowledge base at ${where}: create one with \`ferret init\` or \`ferret ingest PATH\`, or name an existing one with --db FILE or FERRET_DB`,
       { field: "db", file: where },
     );
   }
   try {
-    return await openWith(opts, db, env);
+    return await createFerret(ferretOptionsFrom(config, { db, apiKey: opts.apiKey, env }));
   } catch (error) {
     const code = codeOf(error);
     if (code === undefined) throw error;
@@ -107,21 +135,6 @@ export async function openFerret(
       error,
     );
   }
-}
-
-function openWith(opts: GlobalOptions, db: string, env: NodeJS.ProcessEnv): Promise<Ferret> {
-  return createFerret({
-    db,
-    embedder: opts.embedder ?? env.FERRET_EMBEDDER,
-    model: opts.model ?? env.FERRET_MODEL ?? "offline",
-    baseUrl: opts.baseUrl,
-    apiKey: opts.apiKey,
-    reranker: opts.reranker ?? env.FERRET_RERANKER,
-    retrieval: opts.retrieval,
-    cache: opts.cache !== false,
-    ...(opts.minConfidence !== undefined ? { minConfidence: opts.minConfidence } : {}),
-    env,
-  });
 }
 
 export function print(value: unknown, json: boolean | undefined, human: () => string): void {

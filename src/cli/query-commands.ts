@@ -1,20 +1,20 @@
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { isoDate, kValue, oneOf } from "./flag-parsers.js";
 import { formatPassages, formatSources } from "./format.js";
-import { addGlobalOptions, type GlobalOptions, openFerret, principalOf, print } from "./options.js";
+import { type GlobalOptions, openFerret, principalOf, print, usesGlobalOptions } from "./options.js";
 
 interface SearchFlags extends GlobalOptions {
   source?: string[];
   k?: number;
   since?: string;
   doc?: string;
-  mode?: "keyword" | "vector" | "hybrid";
+  match?: "keyword" | "vector" | "hybrid";
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function searchCommand(program: Command): void {
-  addGlobalOptions(
+  usesGlobalOptions(
     program
       .command("search")
       .argument("<query>", "what to look for")
@@ -23,7 +23,19 @@ export function searchCommand(program: Command): void {
       .option("--k <n>", "passages to return, 1..100", kValue, 5)
       .option("--since <date>", "only documents updated on or after this ISO date (2024-01-31)", isoDate)
       .option("--doc <id>", "search within one document")
-      .option("--mode <mode>", "keyword | vector | hybrid", oneOf(["keyword", "vector", "hybrid"] as const)),
+      .option(
+        "--match <how>",
+        "keyword | vector | hybrid (default: hybrid when the store has vectors)",
+        oneOf(["keyword", "vector", "hybrid"] as const),
+      )
+      .addOption(
+        // `--mode` names the agent's mode on ask, chat and eval; on search it was the match, now `--match`.
+        new Option("--mode <how>").hideHelp().argParser((value: string): never => {
+          throw new InvalidArgumentError(
+            `On search it is now --match (--match ${value}); --mode is the agent's mode of ask.`,
+          );
+        }),
+      ),
   ).action(async (query: string, flags: SearchFlags) => {
     const ferret = await openFerret(flags, "existing");
     try {
@@ -32,7 +44,7 @@ export function searchCommand(program: Command): void {
         k: flags.k,
         since: flags.since,
         docId: flags.doc,
-        mode: flags.mode,
+        mode: flags.match,
         principal: principalOf(flags),
       });
       const shaped = passages.map((p) => ({
@@ -53,7 +65,7 @@ export function searchCommand(program: Command): void {
 }
 
 export function sourcesCommand(program: Command): void {
-  addGlobalOptions(program.command("sources").description("list the sources you may read, with counts")).action(
+  usesGlobalOptions(program.command("sources").description("list the sources you may read, with counts")).action(
     async (flags: GlobalOptions) => {
       const ferret = await openFerret(flags, "existing");
       try {

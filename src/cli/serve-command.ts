@@ -1,13 +1,11 @@
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import pino from "pino";
+import { resolveConfig } from "../config/resolve-config.js";
 import { serveMcpStdio } from "../mcp/stdio.js";
-import { DEFAULT_CONFIG_FILE } from "../models/config.js";
-import { readServeSection, resolveServeConfig, type ServeConfig } from "../server/config.js";
+import { resolveServeConfig, type ServeConfig } from "../server/config.js";
 import { startServer } from "../server/serve.js";
-import { InvalidInputError } from "../spec/errors.js";
 import { collectWith, oneOf, positiveNumber, wholeNumber } from "./flag-parsers.js";
-import { addGlobalOptions, type GlobalOptions, openFerret } from "./options.js";
+import { type GlobalOptions, openFerret, usesGlobalOptions } from "./options.js";
 import { parsePrincipal } from "./principal.js";
 
 interface ServeFlags extends GlobalOptions {
@@ -21,14 +19,13 @@ interface ServeFlags extends GlobalOptions {
   concurrency?: number;
   queue?: number;
   maxUploadMb?: number;
-  config: string;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** `ferret serve`: the HTTP API and `/mcp`, until SIGTERM or SIGINT (then a graceful stop). */
 export function serveCommand(program: Command): void {
-  addGlobalOptions(
+  usesGlobalOptions(
     program
       .command("serve")
       .description("serve the HTTP API (with /mcp) over this knowledge base; API keys required")
@@ -41,8 +38,7 @@ export function serveCommand(program: Command): void {
       .option("--daily-usd <usd>", "daily model spend cap per tenant, USD (env FERRET_DAILY_USD)", positiveNumber)
       .option("--concurrency <n>", "requests doing work at once (default 32)", wholeNumber(1, 10_000))
       .option("--queue <n>", "requests that may wait for a slot before 503 (default 1024)", wholeNumber(0, 1_000_000))
-      .option("--max-upload-mb <mb>", "largest upload (default 50)", positiveNumber)
-      .option("--config <file>", "config file with a `serve` section", DEFAULT_CONFIG_FILE),
+      .option("--max-upload-mb <mb>", "largest upload (default 50)", positiveNumber),
   ).action(async (flags: ServeFlags) => {
     const config = resolveServeConfig({
       flags: {
@@ -58,7 +54,7 @@ export function serveCommand(program: Command): void {
         ...(flags.maxUploadMb !== undefined ? { maxUploadBytes: Math.round(flags.maxUploadMb * 1024 * 1024) } : {}),
       },
       env: process.env,
-      file: readServeSection(flags.config),
+      file: resolveConfig({ flags: { ...flags }, env: process.env }).content.serve ?? {},
     });
     const logger = pino({ level: config.logLevel });
     const ferret = await openFerret(flags, "create");
@@ -83,31 +79,15 @@ export function serveCommand(program: Command): void {
   });
 }
 
-/** The `mcp.as` entry of a config file (`TENANT:USER:ROLES`), if any. */
-function configuredPrincipal(file: string): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new InvalidInputError(`${file} is not valid JSON`, { file }, error);
-  }
-  const as = (value as { mcp?: { as?: unknown } } | null)?.mcp?.as;
-  if (as === undefined) return undefined;
-  if (typeof as !== "string")
-    throw new InvalidInputError(`${file}, mcp.as must be "TENANT:USER:ROLES"`, { file, field: "mcp.as" });
-  return as;
-}
-
 /** `ferret mcp`: an MCP server on stdio acting as `--as` (or the config file's `mcp.as`, or the local owner). */
 export function mcpCommand(program: Command): void {
-  addGlobalOptions(
+  usesGlobalOptions(
     program
       .command("mcp")
-      .description("serve MCP on stdin/stdout (tools search, ask, list_sources, run_sql; source resources)")
-      .option("--config <file>", "config file with an `mcp.as` principal", DEFAULT_CONFIG_FILE),
-  ).action(async (flags: GlobalOptions & { config: string }) => {
-    const as = flags.as ?? configuredPrincipal(flags.config);
+      .description("serve MCP on stdin/stdout (tools search, ask, list_sources, run_sql; source resources)"),
+  ).action(async (flags: GlobalOptions) => {
+    // `--as` (or FERRET_AS, or the file's `as`), else the file's `mcp.as`, else the local owner.
+    const as = flags.as ?? resolveConfig({ flags: { ...flags }, env: process.env }).content.mcp?.as;
     const ferret = await openFerret(flags, "existing");
     try {
       const principal = as ? parsePrincipal(as) : await ferret.defaultPrincipal();

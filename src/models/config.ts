@@ -7,7 +7,7 @@ export const DEFAULT_CONFIG_FILE = "ferret.config.json";
 
 const priceSchema = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).strict();
 
-const entrySchema = z
+export const modelEntrySchema = z
   .object({
     /** Server base URL (required for `openai-compatible:NAME` unless given by flag or env). */
     baseUrl: z.string().url().optional(),
@@ -24,9 +24,9 @@ const entrySchema = z
   })
   .strict();
 
-export type ModelConfigEntry = z.infer<typeof entrySchema>;
+export type ModelConfigEntry = z.infer<typeof modelEntrySchema>;
 
-const configSchema = z.object({ models: z.record(z.string(), entrySchema).optional() }).passthrough();
+const configSchema = z.object({ models: z.record(z.string(), modelEntrySchema).optional() }).passthrough();
 
 export interface ModelsConfig {
   /** Keyed by `provider:model` or, for openai-compatible endpoints, by NAME alone. */

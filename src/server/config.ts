@@ -79,7 +79,7 @@ const positive = z.number().positive();
 const whole = z.number().int().positive();
 
 /** The `serve` section of `ferret.config.json`. */
-const fileSchema = z
+export const serveFileSchema = z
   .object({
     host: z.string().min(1).optional(),
     port: z.number().int().min(0).max(65_535).optional(),
@@ -123,7 +123,7 @@ const fileSchema = z
   })
   .strict();
 
-export type ServeFileConfig = z.infer<typeof fileSchema>;
+export type ServeFileConfig = z.infer<typeof serveFileSchema>;
 
 /** Reads the `serve` section of a config file (none when the file or the section is missing). */
 export function readServeSection(file: string): ServeFileConfig {
@@ -136,7 +136,7 @@ export function readServeSection(file: string): ServeFileConfig {
   }
   const section = (value as { serve?: unknown } | null)?.serve;
   if (section === undefined) return {};
-  const parsed = fileSchema.safeParse(section);
+  const parsed = serveFileSchema.safeParse(section);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = `serve.${issue?.path.join(".") ?? ""}`;

@@ -28,9 +28,33 @@ describe("bad flag values are usage errors naming the flag (exit 2)", () => {
     ],
     [["search", "telemetry", "--since", "2024-02-30"], "option '--since <date>' argument '2024-02-30' is invalid"],
     [
-      ["search", "telemetry", "--mode", "fuzzy"],
-      "option '--mode <mode>' argument 'fuzzy' is invalid. It must be one of keyword, vector, hybrid.",
+      ["search", "telemetry", "--match", "fuzzy"],
+      "option '--match <how>' argument 'fuzzy' is invalid. It must be one of keyword, vector, hybrid.",
     ],
+    [
+      ["search", "telemetry", "--mode", "keyword"],
+      "option '--mode <how>' argument 'keyword' is invalid. On search it is now --match (--match keyword)",
+    ],
+    [["ask", "Who leads it?", "--mode", "keyword"], "option '--mode <mode>' argument 'keyword' is invalid"],
+    [["search", "telemetry", "--retrieval", "deep"], "option '--retrieval <shape>' argument 'deep' is invalid"],
+    [["ask", "Who leads it?", "--min-confidence", "2"], "option '--min-confidence <x>' argument '2' is invalid"],
+    [["ask", "Who leads it?", "--timeout-ms", "soon"], "option '--timeout-ms <n>' argument 'soon' is invalid"],
+    [["search", "telemetry", "--frobnicate"], "unknown option '--frobnicate'"],
+    [
+      ["search", "telemetry", "--as", "acme"],
+      "option '--as <principal>' argument 'acme' is invalid. It must be TENANT:USER:ROLE,ROLE",
+    ],
+    [
+      ["ask", "Who leads it?", "--base-url", "localhost:11434"],
+      "option '--base-url <url>' argument 'localhost:11434' is invalid",
+    ],
+    [
+      ["keys", "create", "--tenant", "t", "--user", "u", "--rate", "fast"],
+      "option '--rate <rate>' argument 'fast' is invalid",
+    ],
+    [["eval", "examples/acme", "--concurrency", "0"], "option '--concurrency <n>' argument '0' is invalid"],
+    [["doctor", "--timeout-ms", "never"], "option '--timeout-ms <n>' argument 'never' is invalid"],
+    [["serve", "--port", "99999"], "option '--port <n>' argument '99999' is invalid"],
     [
       ["ask", "Who leads it?", "--max-steps", "x"],
       "option '--max-steps <n>' argument 'x' is invalid. It must be a whole number of at least 1.",
@@ -70,6 +94,8 @@ describe("a closed output pipe (ferret ... | head)", () => {
     [["sources"]],
     [["ask", "Who leads the team that owns the Telemetry Gateway?", "--stream", "--json"]],
     [["ask", "Who leads the team that owns the Telemetry Gateway?"]],
+    [["config"]],
+    [["doctor"]],
   ])("%j exits 0 without a stack trace", async (args) => {
     const run = await ferret([...args, "--db", db, "--as", "acme:owner:*"], { closeStdout: true });
     expect(run.stderr).not.toContain("EPIPE");

@@ -74,7 +74,7 @@ describe("a read-only working folder", () => {
       const result = await run(command);
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        `ferret: no knowledge base at ${join(readOnly, ".ferret", "ferret.db")}: ingest something first (ferret ingest PATH), or name an existing one with --db FILE or FERRET_DB\n`,
+        `ferret: no knowledge base at ${join(readOnly, ".ferret", "ferret.db")}: create one with \`ferret init\` or \`ferret ingest PATH\`, or name an existing one with --db FILE or FERRET_DB\n`,
       );
     }
     expect(await readdir(readOnly)).toEqual([]);
