@@ -6,6 +6,7 @@ import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
+import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
 import { composePart } from "./compose.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim, sqlCovers, sqlNotes, sqlUnmapped } from "./sql-steps.js";
@@ -89,6 +90,14 @@ function measureFor(part: QuestionPart, all: Candidate[], labelWeight: number): 
   return fits.sort((a, b) => weight(b) - weight(a))[0];
 }
 
+/** The outcome of a yes/no ("both", "the same") or date comparison between two sides, when the evidence settles it. */
+function twoSidedOutcome(question: string, sides: SideEvidence[]) {
+  if (sides.length !== 2) return undefined;
+  if (sides[0]!.part.shared) return sharedVerdict(question, sides);
+  const dated = sides.map(dateSide);
+  return dated.every((d) => d !== undefined) ? dateComparisonClaim(question, dated) : undefined;
+}
+
 /**
  * Answers extractively: for each part, the sentences (or table lines) of the gathered evidence that best
  * cover it, each cited with its exact text as the quote. A part whose best sentences do not cover enough
@@ -107,6 +116,9 @@ export function answerFromEvidence(
   const sides: Side[] = [];
   /** Where each compared side's claims start: replaced by the comparison's outcome when there is one. */
   const sideClaims: number[] = [];
+  /** Sides of a yes/no or date comparison, with their evidence; and where their claims start. */
+  const twoSided: SideEvidence[] = [];
+  let twoSidedFrom = -1;
   for (const [index, part] of parts.entries()) {
     if (sqlCovers(state, index)) continue;
     const computed = sqlClaim(state, part, index);
@@ -124,6 +136,10 @@ export function answerFromEvidence(
     }
     const kind = answerKindOf(part);
     const all = candidates(state, part, index, kind);
+    if (part.shared || (part.comparative && part.answerType === "date")) {
+      if (twoSided.length === 0) twoSidedFrom = claims.length;
+      twoSided.push({ part, all });
+    }
     const chosen = pick(part, all);
     const text = chosen.map((c) => c.context).join(" ");
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
@@ -145,7 +161,10 @@ export function answerFromEvidence(
       unsupported.push(part.text);
       continue;
     }
-    const measured = part.comparative ? measureFor(part, all, settings.answer.measureLabelWeight) : undefined;
+    const measured =
+      part.comparative && part.answerType !== "date"
+        ? measureFor(part, all, settings.answer.measureLabelWeight)
+        : undefined;
     if (measured) {
       const attribute = part.terms.filter((t) => !termSet(part.alternative ?? "").has(t));
       const value = valueSpan(measured.quote, "number", { asked: attribute, header: measured.header });
@@ -173,6 +192,15 @@ export function answerFromEvidence(
     const first = sideClaims[0] ?? 0;
     claims.splice(first, claims.length - first);
     claims.unshift(outcome);
+  }
+  const settled = twoSidedOutcome(state.standaloneQuestion, twoSided);
+  if (settled) {
+    // The outcome answers both sides (a side without the attribute is the answer "no", not a gap), and
+    // cites each side's sentence: their own claims would only repeat them.
+    claims.splice(twoSidedFrom, claims.length - twoSidedFrom);
+    claims.unshift(settled);
+    const sideTexts = new Set(twoSided.map((s) => s.part.text));
+    for (let i = unsupported.length - 1; i >= 0; i--) if (sideTexts.has(unsupported[i]!)) unsupported.splice(i, 1);
   }
   const notes = sqlNotes(state, parts)
     .map((n) => ` ${n.charAt(0).toUpperCase()}${n.slice(1)}.`)
