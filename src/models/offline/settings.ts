@@ -32,7 +32,23 @@ export interface OfflineSettings {
   };
   /** How answers are composed (direct answer, yes/no, superseded values). */
   answer: AnswerSettings;
+  /** Multi-hop questions: where the chain starts and which names it follows. */
+  hop: HopSettings;
 }
+
+export interface HopSettings {
+  /**
+   * A name the question gives that nothing found yet mentions is searched for first (with a few of the
+   * part's missing words), before any bridge: a chain starts at the thing the question names.
+   */
+  anchorFirst: boolean;
+  /** Added to a bridge candidate's score when its passage mentions a name the question gives. */
+  anchorBonus: number;
+  /** Words of the part's missing terms added to an anchor's search. */
+  anchorWords: number;
+}
+
+const HOP: HopSettings = { anchorFirst: true, anchorBonus: 0.5, anchorWords: 2 };
 
 export interface AnswerSettings {
   /** Share of the asked terms a sentence must state before its negation (or none) answers yes or no. */
@@ -109,6 +125,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sql: { maxProbeValues: 60, maxUnmapped: 0 },
     retrieval: { broadK: 3, anchorTouch: 0.05 },
     answer: ANSWER,
+    hop: HOP,
   },
   balanced: {
     threshold: 0.8,
@@ -124,6 +141,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sql: { maxProbeValues: 60, maxUnmapped: 1 },
     retrieval: { broadK: 3, anchorTouch: 0.05 },
     answer: ANSWER,
+    hop: HOP,
   },
   thorough: {
     threshold: 0.85,
@@ -139,6 +157,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     sql: { maxProbeValues: 100, maxUnmapped: 1 },
     retrieval: { broadK: 5, anchorTouch: 0.05 },
     answer: ANSWER,
+    hop: HOP,
   },
 };
 
