@@ -1,13 +1,15 @@
 import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
 import { extractEntities, mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
-import { askedFor, type QuestionPart } from "./analyze.js";
+import { type AnswerType, askedFor, type QuestionPart } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
+import { bridgedPair } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
 import { composePart } from "./compose.js";
+import { callsForPart } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim, sqlCovers, sqlNotes, sqlUnmapped } from "./sql-steps.js";
 import { valueSpan } from "./value-span.js";
@@ -90,6 +92,26 @@ function measureFor(part: QuestionPart, all: Candidate[], labelWeight: number): 
   return fits.sort((a, b) => weight(b) - weight(a))[0];
 }
 
+/** Does the best unit answer the part on its own: its passage names every entity, it holds the kind asked and says what is asked? */
+function selfSufficient(part: QuestionPart, best: Candidate | undefined, kind: AnswerType, question: string): boolean {
+  if (!best) return false;
+  return (
+    part.entities.every((e) => mentions(best.passageText, e)) &&
+    hasAnswerType(best.quote, kind, question) &&
+    best.asked >= ASKED_MIN
+  );
+}
+
+/** Did the loop hop for this part: passages found at two or more steps? */
+function hopped(state: AgentState, index: number): boolean {
+  const steps = new Set(
+    callsForPart(state, index)
+      .filter((r) => r.passageKeys.length > 0)
+      .map((r) => r.step),
+  );
+  return steps.size >= 2;
+}
+
 /** The outcome of a yes/no ("both", "the same") or date comparison between two sides, when the evidence settles it. */
 function twoSidedOutcome(question: string, sides: SideEvidence[]) {
   if (sides.length !== 2) return undefined;
@@ -140,24 +162,37 @@ export function answerFromEvidence(
       if (twoSided.length === 0) twoSidedFrom = claims.length;
       twoSided.push({ part, all });
     }
-    const chosen = pick(part, all);
-    const text = chosen.map((c) => c.context).join(" ");
-    const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
     // "How many nurses work in X": the number must come with what is counted (not with X's own name).
     const counted = /^\s*how (?:many|much)\b/i.test(part.text) ? askedFor(part.text).map(fold) : [];
     const withoutEntities = (text: string) => part.entities.reduce((t, e) => t.split(e).join(" "), text);
-    const typed = chosen.some(
-      (c) =>
-        hasAnswerType(c.quote, kind, state.standaloneQuestion) &&
-        (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t))),
-    );
-    // Enough of the part covered, and some sentence about what it asks (not only its names).
-    const enough =
-      coverage(wordTerms(part), text) >= settings.minAnswerCoverage &&
-      chosen.some((c) => c.asked >= ASKED_MIN) &&
-      cjkNamesHeld(part, text, settings.answer.cjkNameLength);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
-    if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {
+    const supports = (chosen: Candidate[]): boolean => {
+      const text = chosen.map((c) => c.context).join(" ");
+      const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
+      const typed = chosen.some(
+        (c) =>
+          hasAnswerType(c.quote, kind, state.standaloneQuestion) &&
+          (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t))),
+      );
+      // Enough of the part covered, and some sentence about what it asks (not only its names).
+      const enough =
+        coverage(wordTerms(part), text) >= settings.minAnswerCoverage &&
+        chosen.some((c) => c.asked >= ASKED_MIN) &&
+        cjkNamesHeld(part, text, settings.answer.cjkNameLength);
+      return chosen.length > 0 && entitiesOk && typed && enough && graded;
+    };
+    let chosen = pick(part, all);
+    if (
+      settings.hop.bridgedAnswer &&
+      !part.alternative &&
+      hopped(state, index) &&
+      !selfSufficient(part, chosen[0], kind, state.standaloneQuestion)
+    ) {
+      // After hops, the answer is the bridge's value asked about, then the sentence that led to it.
+      const pair = bridgedPair(part, all, state.standaloneQuestion, kind);
+      if (pair && supports([pair.answer, pair.anchor])) chosen = [pair.answer, pair.anchor];
+    }
+    if (!supports(chosen)) {
       unsupported.push(part.text);
       continue;
     }

@@ -46,9 +46,14 @@ export interface HopSettings {
   anchorBonus: number;
   /** Words of the part's missing terms added to an anchor's search. */
   anchorWords: number;
+  /**
+   * After hops, answer with the value the bridge's evidence gives (then the sentence naming the bridge),
+   * instead of the sentence that covers most of the question's words.
+   */
+  bridgedAnswer: boolean;
 }
 
-const HOP: HopSettings = { anchorFirst: true, anchorBonus: 0.5, anchorWords: 2 };
+const HOP: HopSettings = { anchorFirst: true, anchorBonus: 0.5, anchorWords: 2, bridgedAnswer: true };
 
 export interface AnswerSettings {
   /** Share of the asked terms a sentence must state before its negation (or none) answers yes or no. */

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { EvidenceItem } from "../../spec/answer.js";
+import { decompose } from "./analyze.js";
+import { bridgedPair } from "./bridge-answer.js";
+import type { Candidate } from "./candidates.js";
+
+/** One unit of a hand-made passage, scored as given. */
+function unit(n: number, title: string, quote: string, score = 1): Candidate {
+  const item = { id: `p${n}`, docId: `d${n}`, source: "wiki", title, text: quote, score: 1 } as EvidenceItem;
+  return {
+    n,
+    step: 1,
+    quote,
+    title,
+    score,
+    context: `${title} ${quote}`,
+    passageText: `${title}\n${quote}`,
+    start: 0,
+    asked: 1,
+    item,
+  };
+}
+
+const question = "When did the country containing Varnholt join the Union?";
+const part = decompose(question)[0]!;
+
+describe("bridgedPair", () => {
+  const anchor = unit(1, "Varnholt", "Varnholt is a village in the north of Eldoria.");
+  const answer = unit(2, "Eldoria", "Eldoria joined the Union on 4 May 1958.", 0.4);
+  const decoy = unit(3, "Union history", "The Union was founded in 1921 by six countries.", 0.9);
+
+  it("answers with the bridge's own sentence of the asked kind, and keeps the sentence that named the bridge", () => {
+    const pair = bridgedPair(part, [decoy, anchor, answer], question, "date");
+    expect(pair?.bridge).toBe("Eldoria");
+    expect(pair?.answer.n).toBe(2);
+    expect(pair?.anchor.n).toBe(1);
+  });
+
+  it("finds no pair when no sentence names what the question names, or the bridge's evidence lacks the kind asked", () => {
+    expect(bridgedPair(part, [decoy, answer], question, "date")).toBeUndefined();
+    const undated = unit(2, "Eldoria", "Eldoria joined the Union after a vote.");
+    expect(bridgedPair(part, [decoy, anchor, undated], question, "date")).toBeUndefined();
+  });
+
+  it("prefers a passage titled after the bridge over one that only mentions it", () => {
+    const mentions = unit(4, "Treaties", "A treaty with Eldoria joined two ports to the Union in 1960.", 1);
+    const pair = bridgedPair(part, [anchor, mentions, answer], question, "date");
+    expect(pair?.answer.n).toBe(2);
+  });
+});
