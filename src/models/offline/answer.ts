@@ -8,7 +8,7 @@ import { bridgedPair } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
-import { composePart } from "./compose.js";
+import { claimOf, composePart } from "./compose.js";
 import { callsForPart } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim, sqlCovers, sqlNotes, sqlUnmapped } from "./sql-steps.js";
@@ -182,6 +182,7 @@ export function answerFromEvidence(
       return chosen.length > 0 && entitiesOk && typed && enough && graded;
     };
     let chosen = pick(part, all);
+    let anchor: Candidate | undefined;
     if (
       settings.hop.bridgedAnswer &&
       !part.alternative &&
@@ -190,7 +191,10 @@ export function answerFromEvidence(
     ) {
       // After hops, the answer is the bridge's value asked about, then the sentence that led to it.
       const pair = bridgedPair(part, all, state.standaloneQuestion, kind);
-      if (pair && supports([pair.answer, pair.anchor])) chosen = [pair.answer, pair.anchor];
+      if (pair && supports([pair.answer, pair.anchor])) {
+        chosen = [pair.answer, pair.anchor];
+        anchor = pair.anchor;
+      }
     }
     if (!supports(chosen)) {
       unsupported.push(part.text);
@@ -214,6 +218,9 @@ export function answerFromEvidence(
       all,
       settings: settings.answer,
     });
+    // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names.
+    if (anchor && !composed.some((c) => c.citations.some((x) => x.n === anchor.n && x.quote === anchor.quote)))
+      composed.push(claimOf(anchor));
     for (const claim of composed) {
       const key = claim.citations.map((c) => `${c.n}|${c.quote}`).join("\n") + claim.text;
       if (seen.has(key)) continue;

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { EvidenceItem } from "../../spec/answer.js";
+import type { CallRecord } from "../../spec/engine.js";
+import { passageKey } from "../../spec/passage.js";
+import { evidence, makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
+import { answerFromEvidence } from "./answer.js";
 import { bridgedPair } from "./bridge-answer.js";
 import type { Candidate } from "./candidates.js";
+import { OFFLINE_PRESETS } from "./settings.js";
 
 /** One unit of a hand-made passage, scored as given. */
 function unit(n: number, title: string, quote: string, score = 1): Candidate {
@@ -46,5 +51,41 @@ describe("bridgedPair", () => {
     const mentions = unit(4, "Treaties", "A treaty with Eldoria joined two ports to the Union in 1960.", 1);
     const pair = bridgedPair(part, [anchor, mentions, answer], question, "date");
     expect(pair?.answer.n).toBe(2);
+  });
+});
+
+describe("answerFromEvidence with a bridged part", () => {
+  const q = "When did the country containing Varnholt join the Customs Union?";
+  const items: EvidenceItem[] = [
+    { ...evidence(1, "Every country joined the Customs Union after 1921."), title: "Customs Union", step: 1 },
+    { ...evidence(2, "Varnholt is a village in the north of Eldoria."), title: "Varnholt", step: 1 },
+    { ...evidence(3, "Eldoria joined the Customs Union on 4 May 1958."), title: "Eldoria", step: 2 },
+  ];
+  const record = (step: number, query: string, keys: EvidenceItem[]): CallRecord => ({
+    call: { callId: `c${step}`, tool: "search", args: { corpus: "handbook", query }, subQuestion: 0 },
+    step,
+    status: "ok",
+    passageKeys: keys.map(passageKey),
+  });
+  const state = makeState({
+    question: q,
+    standaloneQuestion: q,
+    step: 2,
+    evidence: items,
+    calls: [record(1, q, [items[0]!, items[1]!]), record(2, "Eldoria join customs union", [items[2]!])],
+  });
+  const parts = decompose(q);
+
+  it("answers with the bridge's value first and still cites the sentence naming the bridge", () => {
+    const draft = answerFromEvidence(state, parts, OFFLINE_PRESETS.balanced);
+    expect(draft.status).not.toBe("refused");
+    expect(draft.claims[0]?.text).toContain("4 May 1958");
+    expect(draft.claims.flatMap((c) => c.citations.map((x) => x.n))).toContain(2);
+  });
+
+  it("with bridgedAnswer off, the answer does not lead with the bridge's sentence", () => {
+    const off = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, bridgedAnswer: false } };
+    const draft = answerFromEvidence(state, parts, off);
+    expect(draft.claims[0]?.citations[0]?.n).not.toBe(3);
   });
 });
