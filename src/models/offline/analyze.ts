@@ -1,6 +1,7 @@
 import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
 import { isCjk, queryTerms } from "../../text/tokenize.js";
+import { EARLIER, LATER, SAME } from "./compare-cues.js";
 import {
   AGGREGATION,
   type AnswerKindCues,
@@ -47,6 +48,11 @@ export interface QuestionPart {
   /** For one side of a comparison: the alternative this part is about, and the comparative asked. */
   alternative?: string;
   comparative?: "max" | "min";
+  /**
+   * For one side of a yes/no comparison ("Are A and B both X?", "... in the same X?"): the attribute each
+   * side must have, and for "the same X" the folded words of X (the value the sides must share).
+   */
+  shared?: { attribute: string; same: string[] };
 }
 
 /** Han characters that are grammar, not content, in Chinese ("的", "是", "吗"). */
@@ -175,12 +181,24 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
   const lang = languageOf(q);
   const langs = cueLangs(lang);
   const sided = (attribute: string, a: string, b: string): QuestionPart[] => {
-    const comparative = hasCue(attribute, MORE, langs) ? "max" : hasCue(attribute, LESS, langs) ? "min" : undefined;
+    const more = hasCue(attribute, MORE, langs);
+    const less = hasCue(attribute, LESS, langs);
+    // "Who is older", "which was founded first": a comparison of dates (the earlier or the later wins). A cue
+    // that is also a quantity's ("earlier" cut-off time) stays a number comparison.
+    const dated =
+      more || less
+        ? undefined
+        : hasCue(attribute, EARLIER, langs)
+          ? "min"
+          : hasCue(attribute, LATER, langs)
+            ? "max"
+            : undefined;
+    const comparative = dated ?? (more ? "max" : less ? "min" : undefined);
     const side = (x: string): QuestionPart => {
       const part = makePart(`${attribute} ${x}`);
-      // A quantitative comparison wants a number from each side.
+      // A quantitative comparison wants a number from each side; a comparison of dates, a date.
       return comparative
-        ? { ...part, alternative: x.trim(), comparative, answerType: "number" }
+        ? { ...part, alternative: x.trim(), comparative, answerType: dated ? "date" : "number" }
         : { ...part, alternative: x.trim() };
     };
     return [side(a), side(b)];
@@ -198,27 +216,100 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
     return sided(q.slice(bEnd), a, b);
   }
   if (leadsWith(q, YESNO.lead, lang)) {
-    const both = findCues(q, BOTH, langs)[0];
-    const and = both ? findCues(q.slice(0, both.start), AND, langs).at(-1) : undefined;
-    const first = latinWordEnd(q);
-    if (both && and && first < and.start) {
-      const a = q.slice(first, and.start).trim();
-      const b = q.slice(and.end, both.start).trim();
-      const attr = q.slice(both.end).trim();
-      if (a && b) return [makePart(`${a} ${attr}`), makePart(`${b} ${attr}`)];
-    }
+    const shared = sharedParts(q, lang);
+    if (shared) return shared;
   }
   // "<attribute>, A or B[, rest]": the last comma before "or" starts the alternatives.
   const or = findCues(q, OR, langs).at(-1);
   if (!or) return undefined;
   const comma = q.lastIndexOf(",", or.start);
-  if (comma < 0) return undefined;
+  if (comma < 0) {
+    // "Which band formed first The Exies or Circus Diablo?": with no comma, the names around "or" are the sides.
+    const named = namesAround(q, or);
+    return named ? sided(named.attribute, named.a, named.b) : undefined;
+  }
   const after = q.indexOf(",", or.end);
   const a = q.slice(comma + 1, or.start).trim();
   const b = q.slice(or.end, after < 0 ? q.length : after).trim();
   if (!a || !b || q.slice(comma + 1, or.start).includes(",")) return undefined;
   const attribute = `${q.slice(0, comma)} ${after < 0 ? "" : q.slice(after + 1)}`.trim();
   return sided(attribute, a, b);
+}
+
+/** The name a text starts with ("Jung Eun-ji members of" -> "Jung Eun-ji"), and the rest; the whole text when none. */
+function leadingName(text: string): { name: string; rest: string } {
+  const t = text.trim().replace(/^(?:the|die|der|das)\s+/i, "");
+  const first = extractEntities(t)[0];
+  // A one-word name at the start is not an entity to the extractor (any sentence starts with a capital).
+  const name = first?.index === 0 ? first.text : /^\p{Lu}[\p{L}\p{N}'’.-]*/u.exec(t)?.[0];
+  if (!name) return { name: t, rest: "" };
+  return { name, rest: t.slice(name.length).trim() };
+}
+
+/**
+ * "Are A and B both X?", "Are both magazines, A and B, X?", "Are A and B in the same X?": one part per side,
+ * each with the attribute it must have (and, for "the same X", the words of X).
+ */
+function sharedParts(q: string, lang: Lang): QuestionPart[] | undefined {
+  const langs = cueLangs(lang);
+  const cue = findCues(q, BOTH, langs)[0];
+  if (!cue) return undefined;
+  const first = latinWordEnd(q);
+  let a: string;
+  let b: string;
+  let attribute: string;
+  const before = findCues(q.slice(0, cue.start), AND, langs).at(-1);
+  if (before && first < before.start) {
+    // "Are A and B both X": the sides before the cue; a "same" cue is part of the attribute.
+    a = q.slice(first, before.start).trim();
+    const side = leadingName(q.slice(before.end, cue.start));
+    b = side.name;
+    const keep = hasCue(cue.cue, SAME, langs) ? q.slice(cue.start) : q.slice(cue.end);
+    attribute = `${side.rest} ${keep}`.trim();
+  } else if (q.slice(first, cue.start).trim() === "") {
+    // "Are both [kind,] A and B X": the sides after the cue, the last comma before A ending the kind.
+    const after = findCues(q.slice(cue.end), AND, langs)[0];
+    if (!after) return undefined;
+    const left = q.slice(cue.end, cue.end + after.start);
+    a = left.slice(left.lastIndexOf(",") + 1).trim();
+    const right = q.slice(cue.end + after.end);
+    const comma = right.indexOf(",");
+    const side = comma >= 0 ? { name: right.slice(0, comma).trim(), rest: right.slice(comma + 1) } : leadingName(right);
+    b = side.name;
+    attribute = side.rest.trim();
+  } else return undefined;
+  a = leadingName(a).name || a;
+  if (!a || !b || !attribute || a.length > 80 || b.length > 80) return undefined;
+  const same = findCues(attribute, SAME, langs)[0];
+  const sameWords = same ? contentTerms(attribute.slice(same.end), lang).slice(0, 2) : [];
+  return [a, b].map((x) => ({
+    ...makePart(`${x} ${attribute}`),
+    // The side's own names, not a run of capitals across the seam ("Viewpoint British").
+    entities: [...new Set([...entitiesOf(x, lang), ...entitiesOf(attribute, lang)])],
+    alternative: x,
+    shared: { attribute, same: sameWords },
+  }));
+}
+
+/** The two names on either side of "or" in a comparison without a comma, and the attribute (the rest). */
+function namesAround(
+  q: string,
+  or: { start: number; end: number },
+): { a: string; b: string; attribute: string } | undefined {
+  const left = extractEntities(q.slice(0, or.start)).filter(
+    (e) => e.type === "name" && q.slice(e.index + e.text.length, or.start).trim() === "",
+  );
+  const a = left.at(-1);
+  const b = extractEntities(q.slice(or.end)).find((e) => e.type === "name");
+  if (!a || !b || a.index < latinWordEnd(q)) return undefined;
+  // A leading article belongs to the name as written ("The Exies").
+  const article = /\b(?:the|der|die|das)\s+$/i.exec(q.slice(Math.max(0, a.index - 5), a.index));
+  const aStart = article ? a.index - article[0].length : a.index;
+  const rest = q.slice(or.end);
+  const bArticle = /\b(?:the|der|die|das)\s+$/i.exec(rest.slice(Math.max(0, b.index - 5), b.index));
+  const bStart = bArticle ? b.index - bArticle[0].length : b.index;
+  const attribute = `${q.slice(0, aStart)} ${rest.slice(0, bStart)} ${rest.slice(b.index + b.text.length)}`.trim();
+  return { a: q.slice(aStart, a.index + a.text.length), b: rest.slice(bStart, b.index + b.text.length), attribute };
 }
 
 /** Where the first word of a text ends. */

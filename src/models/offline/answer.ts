@@ -1,12 +1,15 @@
 import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
 import { extractEntities, mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
-import { askedFor, type QuestionPart } from "./analyze.js";
+import { type AnswerType, askedFor, type QuestionPart } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
+import { bridgedPair } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
-import { composePart } from "./compose.js";
+import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
+import { claimOf, composePart } from "./compose.js";
+import { callsForPart } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim, sqlCovers, sqlNotes, sqlUnmapped } from "./sql-steps.js";
 import { valueSpan } from "./value-span.js";
@@ -89,6 +92,34 @@ function measureFor(part: QuestionPart, all: Candidate[], labelWeight: number): 
   return fits.sort((a, b) => weight(b) - weight(a))[0];
 }
 
+/** Does the best unit answer the part on its own: its passage names every entity, it holds the kind asked and says what is asked? */
+function selfSufficient(part: QuestionPart, best: Candidate | undefined, kind: AnswerType, question: string): boolean {
+  if (!best) return false;
+  return (
+    part.entities.every((e) => mentions(best.passageText, e)) &&
+    hasAnswerType(best.quote, kind, question) &&
+    best.asked >= ASKED_MIN
+  );
+}
+
+/** Did the loop hop for this part: passages found at two or more steps? */
+function hopped(state: AgentState, index: number): boolean {
+  const steps = new Set(
+    callsForPart(state, index)
+      .filter((r) => r.passageKeys.length > 0)
+      .map((r) => r.step),
+  );
+  return steps.size >= 2;
+}
+
+/** The outcome of a yes/no ("both", "the same") or date comparison between two sides, when the evidence settles it. */
+function twoSidedOutcome(question: string, sides: SideEvidence[]) {
+  if (sides.length !== 2) return undefined;
+  if (sides[0]!.part.shared) return sharedVerdict(question, sides);
+  const dated = sides.map(dateSide);
+  return dated.every((d) => d !== undefined) ? dateComparisonClaim(question, dated) : undefined;
+}
+
 /**
  * Answers extractively: for each part, the sentences (or table lines) of the gathered evidence that best
  * cover it, each cited with its exact text as the quote. A part whose best sentences do not cover enough
@@ -107,6 +138,9 @@ export function answerFromEvidence(
   const sides: Side[] = [];
   /** Where each compared side's claims start: replaced by the comparison's outcome when there is one. */
   const sideClaims: number[] = [];
+  /** Sides of a yes/no or date comparison, with their evidence; and where their claims start. */
+  const twoSided: SideEvidence[] = [];
+  let twoSidedFrom = -1;
   for (const [index, part] of parts.entries()) {
     if (sqlCovers(state, index)) continue;
     const computed = sqlClaim(state, part, index);
@@ -124,28 +158,52 @@ export function answerFromEvidence(
     }
     const kind = answerKindOf(part);
     const all = candidates(state, part, index, kind);
-    const chosen = pick(part, all);
-    const text = chosen.map((c) => c.context).join(" ");
-    const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
+    if (part.shared || (part.comparative && part.answerType === "date")) {
+      if (twoSided.length === 0) twoSidedFrom = claims.length;
+      twoSided.push({ part, all });
+    }
     // "How many nurses work in X": the number must come with what is counted (not with X's own name).
     const counted = /^\s*how (?:many|much)\b/i.test(part.text) ? askedFor(part.text).map(fold) : [];
     const withoutEntities = (text: string) => part.entities.reduce((t, e) => t.split(e).join(" "), text);
-    const typed = chosen.some(
-      (c) =>
-        hasAnswerType(c.quote, kind, state.standaloneQuestion) &&
-        (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t))),
-    );
-    // Enough of the part covered, and some sentence about what it asks (not only its names).
-    const enough =
-      coverage(wordTerms(part), text) >= settings.minAnswerCoverage &&
-      chosen.some((c) => c.asked >= ASKED_MIN) &&
-      cjkNamesHeld(part, text, settings.answer.cjkNameLength);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
-    if (chosen.length === 0 || !entitiesOk || !typed || !enough || !graded) {
+    const supports = (chosen: Candidate[]): boolean => {
+      const text = chosen.map((c) => c.context).join(" ");
+      const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
+      const typed = chosen.some(
+        (c) =>
+          hasAnswerType(c.quote, kind, state.standaloneQuestion) &&
+          (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t))),
+      );
+      // Enough of the part covered, and some sentence about what it asks (not only its names).
+      const enough =
+        coverage(wordTerms(part), text) >= settings.minAnswerCoverage &&
+        chosen.some((c) => c.asked >= ASKED_MIN) &&
+        cjkNamesHeld(part, text, settings.answer.cjkNameLength);
+      return chosen.length > 0 && entitiesOk && typed && enough && graded;
+    };
+    let chosen = pick(part, all);
+    let anchor: Candidate | undefined;
+    if (
+      settings.hop.bridgedAnswer &&
+      !part.alternative &&
+      hopped(state, index) &&
+      !selfSufficient(part, chosen[0], kind, state.standaloneQuestion)
+    ) {
+      // After hops, the answer is the bridge's value asked about, then the sentence that led to it.
+      const pair = bridgedPair(part, all, state.standaloneQuestion, kind);
+      if (pair && supports([pair.answer, pair.anchor])) {
+        chosen = [pair.answer, pair.anchor];
+        anchor = pair.anchor;
+      }
+    }
+    if (!supports(chosen)) {
       unsupported.push(part.text);
       continue;
     }
-    const measured = part.comparative ? measureFor(part, all, settings.answer.measureLabelWeight) : undefined;
+    const measured =
+      part.comparative && part.answerType !== "date"
+        ? measureFor(part, all, settings.answer.measureLabelWeight)
+        : undefined;
     if (measured) {
       const attribute = part.terms.filter((t) => !termSet(part.alternative ?? "").has(t));
       const value = valueSpan(measured.quote, "number", { asked: attribute, header: measured.header });
@@ -160,6 +218,9 @@ export function answerFromEvidence(
       all,
       settings: settings.answer,
     });
+    // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names.
+    if (anchor && !composed.some((c) => c.citations.some((x) => x.n === anchor.n && x.quote === anchor.quote)))
+      composed.push(claimOf(anchor));
     for (const claim of composed) {
       const key = claim.citations.map((c) => `${c.n}|${c.quote}`).join("\n") + claim.text;
       if (seen.has(key)) continue;
@@ -173,6 +234,15 @@ export function answerFromEvidence(
     const first = sideClaims[0] ?? 0;
     claims.splice(first, claims.length - first);
     claims.unshift(outcome);
+  }
+  const settled = twoSidedOutcome(state.standaloneQuestion, twoSided);
+  if (settled) {
+    // The outcome answers both sides (a side without the attribute is the answer "no", not a gap), and
+    // cites each side's sentence: their own claims would only repeat them.
+    claims.splice(twoSidedFrom, claims.length - twoSidedFrom);
+    claims.unshift(settled);
+    const sideTexts = new Set(twoSided.map((s) => s.part.text));
+    for (let i = unsupported.length - 1; i >= 0; i--) if (sideTexts.has(unsupported[i]!)) unsupported.splice(i, 1);
   }
   const notes = sqlNotes(state, parts)
     .map((n) => ` ${n.charAt(0).toUpperCase()}${n.slice(1)}.`)

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineContext } from "../../spec/engine.js";
 import { makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
-import { anchored, planCalls, searchableWords } from "./plan.js";
+import { aboutQuestion, anchored, planCalls, searchableWords, unfoundAnchors } from "./plan.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 const ctx: EngineContext = { signal: new AbortController().signal, probe: async () => [] };
@@ -60,5 +60,27 @@ describe("searchableWords", () => {
     expect(kept).not.toContain("ベル");
     expect(kept).not.toContain("つ");
     expect(kept).toEqual(expect.arrayContaining(["nm", "26"]));
+  });
+});
+
+describe("unfoundAnchors", () => {
+  const part = { entities: ["Lindau", "Harbor Review"] };
+  it("names what the question gives that nothing found mentions and no search started with", () => {
+    expect(unfoundAnchors(part, ["Lindau is a town on Lake Constance."], ["Where is Lindau"])).toEqual([
+      "Harbor Review",
+    ]);
+  });
+  it("drops a name once a search started with it, so the loop does not repeat that search", () => {
+    expect(unfoundAnchors(part, [], ["Harbor Review founded", "lindau town"])).toEqual([]);
+  });
+});
+
+describe("aboutQuestion", () => {
+  it("tells a passage naming the question's entity from one that only shares its words", () => {
+    const part = { entities: ["Philbrook Museum"] };
+    expect(aboutQuestion(part, { title: "Tulsa", text: "The Philbrook Museum of Art is in Tulsa." })).toBe(true);
+    expect(aboutQuestion(part, { title: "Cebu", text: "The cathedral museum of the city is located in Cebu." })).toBe(
+      false,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import type { AgentState, EngineContext, PlanResult } from "../../spec/engine.js";
 import type { ToolCallRequest } from "../../spec/trace.js";
 import { mentions } from "../../text/entities.js";
-import { coverage, fold } from "../../text/overlap.js";
+import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
@@ -123,6 +123,8 @@ async function bridges(
   );
   const scored = new Map<string, number>();
   for (const passage of seeds.passages) {
+    // A passage that names what the question names is where the chain goes on from; others only share words.
+    const about = aboutQuestion(part, passage) ? settings.hop.anchorBonus : 0;
     const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
     for (const unit of candidates) {
       // A sentence (or title) that tries to steer an AI does not steer the search either.
@@ -133,7 +135,7 @@ async function bridges(
       if (touch === 0 && unit !== passage.title) continue;
       for (const entity of newEntities(valuePart(unit), state.standaloneQuestion)) {
         if (usedAlready(entity, used)) continue;
-        scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2));
+        scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2 + about));
       }
     }
   }
@@ -153,6 +155,31 @@ async function bridges(
     else if (!hits.some((h) => mentions(fullText(h), entry[0]))) entry[1] -= 1;
   }
   return top.sort((a, b) => b[1] - a[1]).map(([e]) => e);
+}
+
+/** True when a passage mentions one of the names the part gives (not an identifier: `anchored` handles those). */
+export function aboutQuestion(
+  part: Pick<QuestionPart, "entities">,
+  passage: { title?: string; section?: string; text: string },
+): boolean {
+  const text = fullText(passage);
+  return part.entities.some((e) => mentions(text, e));
+}
+
+/**
+ * The names a part gives that no passage found for it mentions, and that no search of it has started with:
+ * the chain's start, to be found before any bridge is followed ("the country containing <town>" starts at
+ * the town's page, which a long question's many common words can push out of the first search).
+ */
+export function unfoundAnchors(
+  part: Pick<QuestionPart, "entities">,
+  found: readonly string[],
+  queries: readonly string[],
+): string[] {
+  return part.entities.filter(
+    (e) =>
+      !found.some((t) => mentions(t, e)) && !queries.some((q) => q.trim().toLowerCase().startsWith(e.toLowerCase())),
+  );
 }
 
 /** Plans the next tool calls: first one search per part in its best sources; then hops and reformulations. */
@@ -221,6 +248,38 @@ export async function planCalls(
       calls.push(...more);
       thoughts.push(`part ${index + 1}: nothing found; reformulating`);
       continue;
+    }
+    if (settings.hop.anchorFirst) {
+      const found = records.flatMap((r) => passagesOf(state, r).map((x) => fullText(x.passage)));
+      const anchors = unfoundAnchors(
+        part,
+        found,
+        records.map((r) => String(r.call.args.query ?? "")),
+      );
+      if (anchors.length > 0) {
+        const names = termSet(anchors.join(" "));
+        const extra = searchableWords(
+          missing.filter((t) => !names.has(t) && !part.entities.includes(t)),
+          part.text,
+        ).slice(0, settings.hop.anchorWords);
+        for (const anchor of anchors.slice(0, settings.bridgesPerHop)) {
+          const query = `${anchor} ${extra.join(" ")}`.trim();
+          calls.push(
+            ...(await searchCalls(
+              state,
+              ctx,
+              { ...part, entities: [anchor] },
+              index,
+              query,
+              settings.hopK,
+              settings,
+              issued,
+            )),
+          );
+          thoughts.push(`part ${index + 1}: nothing found names "${anchor}"; search for it first`);
+        }
+        continue;
+      }
     }
     const used = new Set<string>();
     for (const r of records)

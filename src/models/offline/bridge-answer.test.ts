@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import type { EvidenceItem } from "../../spec/answer.js";
+import type { CallRecord } from "../../spec/engine.js";
+import { passageKey } from "../../spec/passage.js";
+import { evidence, makeState } from "../__fixtures__/state.js";
+import { decompose } from "./analyze.js";
+import { answerFromEvidence } from "./answer.js";
+import { bridgedPair } from "./bridge-answer.js";
+import type { Candidate } from "./candidates.js";
+import { OFFLINE_PRESETS } from "./settings.js";
+
+/** One unit of a hand-made passage, scored as given. */
+function unit(n: number, title: string, quote: string, score = 1): Candidate {
+  const item = { id: `p${n}`, docId: `d${n}`, source: "wiki", title, text: quote, score: 1 } as EvidenceItem;
+  return {
+    n,
+    step: 1,
+    quote,
+    title,
+    score,
+    context: `${title} ${quote}`,
+    passageText: `${title}\n${quote}`,
+    start: 0,
+    asked: 1,
+    item,
+  };
+}
+
+const question = "When did the country containing Varnholt join the Union?";
+const part = decompose(question)[0]!;
+
+describe("bridgedPair", () => {
+  const anchor = unit(1, "Varnholt", "Varnholt is a village in the north of Eldoria.");
+  const answer = unit(2, "Eldoria", "Eldoria joined the Union on 4 May 1958.", 0.4);
+  const decoy = unit(3, "Union history", "The Union was founded in 1921 by six countries.", 0.9);
+
+  it("answers with the bridge's own sentence of the asked kind, and keeps the sentence that named the bridge", () => {
+    const pair = bridgedPair(part, [decoy, anchor, answer], question, "date");
+    expect(pair?.bridge).toBe("Eldoria");
+    expect(pair?.answer.n).toBe(2);
+    expect(pair?.anchor.n).toBe(1);
+  });
+
+  it("finds no pair when no sentence names what the question names, or the bridge's evidence lacks the kind asked", () => {
+    expect(bridgedPair(part, [decoy, answer], question, "date")).toBeUndefined();
+    const undated = unit(2, "Eldoria", "Eldoria joined the Union after a vote.");
+    expect(bridgedPair(part, [decoy, anchor, undated], question, "date")).toBeUndefined();
+  });
+
+  it("prefers a passage titled after the bridge over one that only mentions it", () => {
+    const mentions = unit(4, "Treaties", "A treaty with Eldoria joined two ports to the Union in 1960.", 1);
+    const pair = bridgedPair(part, [anchor, mentions, answer], question, "date");
+    expect(pair?.answer.n).toBe(2);
+  });
+});
+
+describe("answerFromEvidence with a bridged part", () => {
+  const q = "When did the country containing Varnholt join the Customs Union?";
+  const items: EvidenceItem[] = [
+    { ...evidence(1, "Every country joined the Customs Union after 1921."), title: "Customs Union", step: 1 },
+    { ...evidence(2, "Varnholt is a village in the north of Eldoria."), title: "Varnholt", step: 1 },
+    { ...evidence(3, "Eldoria joined the Customs Union on 4 May 1958."), title: "Eldoria", step: 2 },
+  ];
+  const record = (step: number, query: string, keys: EvidenceItem[]): CallRecord => ({
+    call: { callId: `c${step}`, tool: "search", args: { corpus: "handbook", query }, subQuestion: 0 },
+    step,
+    status: "ok",
+    passageKeys: keys.map(passageKey),
+  });
+  const state = makeState({
+    question: q,
+    standaloneQuestion: q,
+    step: 2,
+    evidence: items,
+    calls: [record(1, q, [items[0]!, items[1]!]), record(2, "Eldoria join customs union", [items[2]!])],
+  });
+  const parts = decompose(q);
+
+  it("answers with the bridge's value first and still cites the sentence naming the bridge", () => {
+    const draft = answerFromEvidence(state, parts, OFFLINE_PRESETS.balanced);
+    expect(draft.status).not.toBe("refused");
+    expect(draft.claims[0]?.text).toContain("4 May 1958");
+    expect(draft.claims.flatMap((c) => c.citations.map((x) => x.n))).toContain(2);
+  });
+
+  it("with bridgedAnswer off, the answer does not lead with the bridge's sentence", () => {
+    const off = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, bridgedAnswer: false } };
+    const draft = answerFromEvidence(state, parts, off);
+    expect(draft.claims[0]?.citations[0]?.n).not.toBe(3);
+  });
+});

@@ -1,0 +1,64 @@
+import { mentions } from "../../text/entities.js";
+import { coverage, termSet } from "../../text/overlap.js";
+import type { AnswerType, QuestionPart } from "./analyze.js";
+import { hasAnswerType } from "./answer-types.js";
+import { askedTerms, type Candidate } from "./candidates.js";
+import { newEntities } from "./route.js";
+
+/**
+ * The answer of a bridged question: "When did the country containing <town> leave the Empire?" is answered
+ * by two sentences, one naming the town and the country it is in (the bridge), and one of the country's own
+ * evidence stating the date. The answer is the second one's value, not a quote of the first.
+ */
+export interface BridgedPair {
+  /** The unit naming what the question names, and the bridge. */
+  anchor: Candidate;
+  /** The unit of the bridge's evidence that holds the kind of answer asked. */
+  answer: Candidate;
+  bridge: string;
+}
+
+/** Does a unit's passage belong to a name: titled after it, or naming it? Title matches count more. */
+function belongs(c: Candidate, name: string): number {
+  if (c.title && (mentions(c.title, name) || (c.title.length > 3 && mentions(name, c.title)))) return 1;
+  return mentions(c.passageText, name) ? 0.5 : 0;
+}
+
+/**
+ * The best anchor-and-answer pair of a part's evidence: the anchor unit names one of the part's entities and
+ * a name the question does not give (the bridge); the answer unit is of another passage that belongs to the
+ * bridge, holds the kind of answer asked, and says what the anchor leaves out of the asked terms. Undefined
+ * when the part names nothing, or no such pair exists.
+ */
+export function bridgedPair(
+  part: QuestionPart,
+  all: readonly Candidate[],
+  question: string,
+  kind: AnswerType,
+): BridgedPair | undefined {
+  if (part.entities.length === 0) return undefined;
+  const asked = askedTerms(part);
+  const typedUnits = all.filter((c) => hasAnswerType(c.quote, kind, question));
+  let best: (BridgedPair & { score: number }) | undefined;
+  for (const anchor of all) {
+    if (!part.entities.some((e) => mentions(anchor.quote, e) || mentions(anchor.title, e))) continue;
+    const bridges = newEntities(anchor.quote, question);
+    if (bridges.length === 0) continue;
+    const have = termSet(anchor.context);
+    const rest = asked.filter((t) => !have.has(t));
+    const anchorScore = coverage(part.terms, have);
+    for (const bridge of bridges) {
+      for (const answer of typedUnits) {
+        if (answer.n === anchor.n) continue;
+        const owner = belongs(answer, bridge);
+        if (owner === 0) continue;
+        // It says something asked that the anchor does not (with nothing left to say, its type is enough).
+        const says = rest.length === 0 ? 0.5 : coverage(rest, answer.context);
+        if (says === 0) continue;
+        const score = anchorScore + says + owner + 0.1 * answer.score;
+        if (!best || score > best.score) best = { anchor, answer, bridge, score };
+      }
+    }
+  }
+  return best ? { anchor: best.anchor, answer: best.answer, bridge: best.bridge } : undefined;
+}
