@@ -123,7 +123,7 @@ export function answerFromEvidence(
       continue;
     }
     const kind = answerKindOf(part);
-    const all = candidates(state, part, index, kind);
+    const all = candidates(state, part, index, kind, settings.answer);
     const chosen = pick(part, all);
     const text = chosen.map((c) => c.context).join(" ");
     const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));

@@ -47,6 +47,12 @@ export interface AnswerSettings {
   proseValueCoverage: number;
   /** Longest value span (characters) a direct answer puts into the question's words. */
   maxValueLength: number;
+  /** Headings without a figure, table-of-contents lines and contents passages never answer (answer-units.ts). */
+  skipBoilerplate: boolean;
+  /** When a part names identifiers (T-1055), rows and fields of other records of that kind never answer. */
+  anchorIdentifiers: boolean;
+  /** Score a unit gains when one of its fields is labelled by what is asked ("status: closed" for "what status"). */
+  fieldLabelWeight: number;
 }
 
 export interface SqlSettings {
@@ -92,6 +98,9 @@ const ANSWER: AnswerSettings = {
   cjkNameLength: 3,
   proseValueCoverage: 0.6,
   maxValueLength: 80,
+  skipBoilerplate: true,
+  anchorIdentifiers: true,
+  fieldLabelWeight: 0,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
