@@ -164,3 +164,18 @@ export function keyOnly(unit: { text: string; header?: string[] }, named: readon
   const fields = fieldsOf(unit.text, unit.header);
   return fields.length > 0 && fields.every((f) => isNamed(unit.text.slice(f.start, f.end).trim(), named));
 }
+
+/**
+ * The words that name the kind of an identifier the text names: the word just before it ("ticket" of
+ * "support ticket T-1055", "Sendung" of "Sendung KF-000688"). A field labelled by such a word ("Related
+ * tickets") is about records of that kind, not what is asked of the one named.
+ */
+export function kindNouns(text: string): string[] {
+  const out: string[] = [];
+  for (const e of extractEntities(text)) {
+    if (e.type !== "identifier") continue;
+    const before = /([\p{L}][\p{L}_-]*)[\s:#]*$/u.exec(text.slice(Math.max(0, e.index - 40), e.index));
+    if (before) out.push(...termSet(before[1]!));
+  }
+  return out;
+}

@@ -11,6 +11,7 @@ import {
   isBoilerplateUnit,
   isContentsPassage,
   keyOnly,
+  kindNouns,
   labelAnswers,
   ofOtherRecord,
 } from "./answer-units.js";
@@ -78,7 +79,7 @@ function fieldWeight(unit: Unit, asked: string[], named: string[], weight: numbe
   return keyOnly(unit, named) ? -weight : 0;
 }
 
-const DEFAULT_OPTIONS: CandidateOptions = { skipBoilerplate: true, anchorIdentifiers: true, fieldLabelWeight: 0 };
+const DEFAULT_OPTIONS: CandidateOptions = { skipBoilerplate: true, anchorIdentifiers: true, fieldLabelWeight: 0.3 };
 
 /** Every unit of the evidence found for a part, scored by how well it answers the part, best first. */
 export function candidates(
@@ -91,6 +92,9 @@ export function candidates(
   const out: Candidate[] = [];
   const asked = askedTerms(part);
   const named = part.entities;
+  // What a field's label must name to answer: the asked terms, not the kind of the record named ("ticket").
+  const kinds = new Set(kindNouns(state.standaloneQuestion));
+  const labelAsked = asked.filter((t) => !kinds.has(t));
   const askedIds = filter.anchorIdentifiers ? identifiersIn(state.standaloneQuestion) : [];
   for (const record of callsForPart(state, index)) {
     const callTerms = queryTerms(String(record.call.args.query ?? "")).map(fold);
@@ -131,7 +135,10 @@ export function candidates(
           0.1 * passage.score +
           0.3 * topical +
           0.3 * about +
-          fieldWeight(unit, asked, named, filter.fieldLabelWeight);
+          // A field counts in a passage about what the part names (not a glossary row of the asked word).
+          (named.every((e) => mentions(fullText(passage), e))
+            ? fieldWeight(unit, labelAsked, named, filter.fieldLabelWeight)
+            : 0);
         out.push({
           n,
           step: record.step,

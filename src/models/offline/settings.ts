@@ -100,7 +100,7 @@ const ANSWER: AnswerSettings = {
   maxValueLength: 80,
   skipBoilerplate: true,
   anchorIdentifiers: true,
-  fieldLabelWeight: 0,
+  fieldLabelWeight: 0.3,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
