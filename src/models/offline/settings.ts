@@ -76,6 +76,8 @@ export interface RefusalSettings {
   nearMiss: boolean;
   /** Refuse a plain lookup whose best claim's passage misses a name the question asks about (another site, product). */
   offTarget: boolean;
+  /** Refuse a plain lookup whose answering line is labelled by another name than the one asked (near-miss.ts). */
+  otherSubject: boolean;
   /** How the confidence mixes constraint coverage (all cited), content-term coverage, and the best claim's coverage. */
   weights: { constraints: number; terms: number; lead: number };
 }
@@ -88,6 +90,7 @@ const REFUSAL: RefusalSettings = {
   // have their best sentence in a passage that names only the answer; on the dev sets it refused more
   // answerable questions than unanswerable ones.
   offTarget: false,
+  otherSubject: true,
   weights: { constraints: 2, terms: 1, lead: 2 },
 };
 
