@@ -166,7 +166,7 @@ describe("fields labelled by what is asked", () => {
     expect(labelAnswers({ text: "severity: sev2" }, ["status"], ["T-1055"])).toBe(false);
     expect(labelAnswers({ text: "| Umsatz | 4,1 Mrd. EUR |" }, ["umsatz"], [])).toBe(true);
     expect(keyOnly({ text: "ticket_id: T-1055" }, ["T-1055"])).toBe(true);
-    expect(kindNouns("What is the status of support ticket T-1055?")).toEqual(["ticket"]);
+    expect(kindNouns("Which status has case T-1055?")).toEqual(["case"]);
     expect(kindNouns("Wurde die Sendung KF-000688 schon zugestellt?")).toEqual(["sendung"]);
     expect(keyOnly({ text: "status: closed" }, ["T-1055"])).toBe(false);
   });
@@ -179,7 +179,7 @@ describe("fields labelled by what is asked", () => {
     );
     const incident = passage("incidents/INC-1.md", "Payout incident", "| Related tickets | T-1055, T-1057 |");
     const glossary = passage("glossary.md", "Statuses", "| status | what a ticket's state means |");
-    const q = "What is the current status of support ticket T-1055?";
+    const q = "Which status does ticket T-1055 have now?";
     expect(quotesFor(q, [ticket, incident, glossary])[0]).toBe("status: closed");
     expect(quotesFor(q, [ticket], false)[0]).not.toBe("status: closed");
   });

@@ -42,9 +42,9 @@ describe("the subject of an answering line", () => {
   it("is another subject only when the question names something the line's passage lacks", () => {
     const missing = [{ kind: "name" as const, value: "lyon", text: "Lyon" }];
     const ev = "Trucks leave from Rotterdam daily.\nHalls: 7 km/h";
-    const q = "What is the forklift speed limit in Lyon?";
+    const q = "How fast may forklifts drive at Lyon?";
     expect(otherSubject("Rotterdam: 7 km/h", q, missing, ev)).toBe("Rotterdam");
-    expect(otherSubject("Rotterdam: 7 km/h", "What is the speed limit in Rotterdam?", [], ev)).toBeUndefined();
+    expect(otherSubject("Rotterdam: 7 km/h", "How fast may forklifts drive at Rotterdam?", [], ev)).toBeUndefined();
     // A field name that only starts lines is not a subject.
     expect(otherSubject("Halls: 7 km/h", q, missing, ev)).toBeUndefined();
   });
@@ -72,7 +72,7 @@ describe("refusing a value given for another subject", () => {
   };
 
   it("refuses and says whose value the evidence gives", () => {
-    const q = "What is the forklift speed limit in the Lyon warehouse?";
+    const q = "How fast may a forklift drive at the Lyon site?";
     const out = calibrate(stateWith(q, [rules, hubs]), decompose(q), draft, settings);
     expect(out.status).toBe("refused");
     expect(out.reason).toContain("for Rotterdam, not Lyon");
@@ -85,7 +85,7 @@ describe("refusing a value given for another subject", () => {
   });
 
   it("answers when the asked name labels the line", () => {
-    const q = "What is the forklift speed limit in Rotterdam?";
+    const q = "How fast may a forklift drive at the Rotterdam site?";
     const out = calibrate(stateWith(q, [rules]), decompose(q), { ...draft, claims: [draft.claims[0]!] }, settings);
     expect(out.status).toBe("answered");
   });
