@@ -1,4 +1,3 @@
-import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import type { EvidenceItem } from "../../spec/answer.js";
 import type { AgentState } from "../../spec/engine.js";
 import { mentions } from "../../text/entities.js";
@@ -6,7 +5,17 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { AnswerType, QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
-import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+import {
+  cleanLead,
+  identifiersIn,
+  isBoilerplateUnit,
+  isContentsPassage,
+  keyOnly,
+  kindNouns,
+  labelAnswers,
+  ofOtherRecord,
+} from "./answer-units.js";
+import { callsForPart, fullText, passagesOf, type Unit, unitsOf } from "./evidence-view.js";
 
 /** A quotable unit of the gathered evidence, scored for one part of the question. */
 export interface Candidate {
@@ -53,10 +62,40 @@ export function askedTerms(part: QuestionPart): string[] {
   return [...wordTerms(part), ...part.head].filter((t) => !entityTerms.has(t));
 }
 
+/** Which units may answer and how fields count (see answer-units.ts and AnswerSettings). */
+export interface CandidateOptions {
+  /** Skip headings, lines of a table of contents and whole contents passages. */
+  skipBoilerplate: boolean;
+  /** Skip rows and fields of records of other identifiers than the question names. */
+  anchorIdentifiers: boolean;
+  /** Added to the score of a unit with a field whose label names what is asked. */
+  fieldLabelWeight: number;
+}
+
+/** A field labelled by what is asked gains `weight`; a line that is only the asked record's key loses it. */
+function fieldWeight(unit: Unit, asked: string[], named: string[], weight: number): number {
+  if (weight === 0) return 0;
+  if (labelAnswers(unit, asked, named)) return weight;
+  return keyOnly(unit, named) ? -weight : 0;
+}
+
+const DEFAULT_OPTIONS: CandidateOptions = { skipBoilerplate: true, anchorIdentifiers: true, fieldLabelWeight: 0.3 };
+
 /** Every unit of the evidence found for a part, scored by how well it answers the part, best first. */
-export function candidates(state: AgentState, part: QuestionPart, index: number, kind: AnswerType): Candidate[] {
+export function candidates(
+  state: AgentState,
+  part: QuestionPart,
+  index: number,
+  kind: AnswerType,
+  filter: CandidateOptions = DEFAULT_OPTIONS,
+): Candidate[] {
   const out: Candidate[] = [];
   const asked = askedTerms(part);
+  const named = part.entities;
+  // What a field's label must name to answer: the asked terms, not the kind of the record named ("ticket").
+  const kinds = new Set(kindNouns(state.standaloneQuestion));
+  const labelAsked = asked.filter((t) => !kinds.has(t));
+  const askedIds = filter.anchorIdentifiers ? identifiersIn(state.standaloneQuestion) : [];
   for (const record of callsForPart(state, index)) {
     const callTerms = queryTerms(String(record.call.args.query ?? "")).map(fold);
     for (const { n, passage } of passagesOf(state, record, 3)) {
@@ -65,8 +104,14 @@ export function candidates(state: AgentState, part: QuestionPart, index: number,
       const topical = coverage(part.terms, fullText(passage));
       // A passage that is the record of an entity the question names (ticket T-1055's row, INC-2026-031's page).
       const about = part.entities.some((e) => mentions(`${passage.docId} ${title}`, e)) ? 1 : 0;
-      for (const unit of unitsOf(passage.text)) {
-        if (looksLikeInstruction(unit.text)) continue;
+      if (filter.skipBoilerplate && isContentsPassage(passage)) continue;
+      for (const whole of unitsOf(passage.text)) {
+        // A unit with an instruction after what it states keeps its clean lead (still a slice of the passage).
+        const lead = cleanLead(whole.text);
+        if (lead === undefined) continue;
+        const unit = lead === whole.text ? whole : { ...whole, text: lead, end: whole.start + lead.length };
+        if (filter.skipBoilerplate && isBoilerplateUnit(unit.text)) continue;
+        if (ofOtherRecord(unit, passage.docId, askedIds)) continue;
         const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
         const have = termSet(context);
         const onCall = coverage(callTerms, have);
@@ -89,7 +134,11 @@ export function candidates(state: AgentState, part: QuestionPart, index: number,
           0.15 * entity +
           0.1 * passage.score +
           0.3 * topical +
-          0.3 * about;
+          0.3 * about +
+          // A field counts in a passage about what the part names (not a glossary row of the asked word).
+          (named.every((e) => mentions(fullText(passage), e))
+            ? fieldWeight(unit, labelAsked, named, filter.fieldLabelWeight)
+            : 0);
         out.push({
           n,
           step: record.step,

@@ -8,6 +8,7 @@ import type { AgentState, DraftAnswer } from "../../spec/engine.js";
 import { coverage, termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
 import { type Constraint, type Coverage, constraintsOf, coverConstraints } from "./constraints.js";
+import { otherSubject } from "./near-miss.js";
 import type { RefusalSettings } from "./settings.js";
 import { answeredBySql } from "./sql-steps.js";
 
@@ -25,6 +26,8 @@ export interface Assessment {
    * names the one asked about).
    */
   offTarget: Constraint[];
+  /** Names and identifiers of the question the best claim's passages do not hold. */
+  leadMissing: Constraint[];
   /** Share of the parts' content terms the cited passages hold. */
   terms: number;
 }
@@ -79,7 +82,16 @@ export function assess(
   const confidence = cited.length === 0 ? 0 : bySql.every(Boolean) ? 1 : mixed;
   const named = (c: Constraint) => c.kind === "name" || c.kind === "identifier";
   const offTarget = single ? leadCover.missing.filter((c) => named(c) && !all.missing.includes(c)) : [];
-  return { confidence: Math.round(confidence * 1000) / 1000, constraints, cited: all, lead, terms, offTarget };
+  const leadMissing = leadCover.missing.filter(named);
+  return {
+    confidence: Math.round(confidence * 1000) / 1000,
+    constraints,
+    cited: all,
+    lead,
+    terms,
+    offTarget,
+    leadMissing,
+  };
 }
 
 const list = (values: string[]): string =>
@@ -117,6 +129,21 @@ export function calibrate(
       claims: [],
       confidence: a.confidence,
       reason: `The evidence that answers this is not about ${list(a.offTarget.map((c) => c.text))}: "${best.slice(0, 200)}"`,
+    };
+  }
+  // One lookup whose answering line is labelled by another name than asked ("Rotterdam: 7 km/h" for Lyon).
+  const lead = draft.claims[0]!.citations[0];
+  const single = parts.length === 1 && !parts[0]!.chain && parts[0]!.alternative === undefined;
+  const other =
+    settings.otherSubject && single && lead
+      ? otherSubject(lead.quote, state.standaloneQuestion, a.leadMissing, state.evidence.map((e) => e.text).join("\n"))
+      : undefined;
+  if (other) {
+    return {
+      status: "refused",
+      claims: [],
+      confidence: a.confidence,
+      reason: `The evidence gives this for ${other}, not ${list(a.leadMissing.map((c) => c.text))}: "${best.slice(0, 200)}"`,
     };
   }
   if (a.confidence < settings.minConfidence) {

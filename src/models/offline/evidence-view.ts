@@ -39,6 +39,15 @@ const cellsOf = (line: string) =>
     .map((c) => c.trim());
 const SEPARATOR = /^\s*\|?\s*:?-{2,}/;
 
+/**
+ * A line of a table: it starts with a pipe (markdown), or its cells are joined by " | " without outer pipes
+ * (tables of HTML pages and PDF filings as ingest writes them).
+ */
+export function isTableRow(line: string): boolean {
+  const t = line.trimStart();
+  return t.startsWith("|") || (t.length <= 600 && /\S \| \S/.test(t));
+}
+
 /** Lines that stand alone: tables, headings, quotes, list items, and `field: value` lines of records. */
 const BLOCK_LINE = /^\s*(?:[|#>]|[-*+]\s|\d+[.)]\s|[\p{L}][\p{L}\d _-]{0,30}:\s)/u;
 
@@ -56,15 +65,18 @@ export function unitsOf(text: string): Unit[] {
     const start = offset;
     const end = offset + line.length;
     offset = end + 1;
-    const isTable = line.trimStart().startsWith("|");
+    const piped = line.trimStart().startsWith("|");
+    const isTable = isTableRow(line);
+    const starts = isTable && !isTableRow(lines[i - 1] ?? "");
     if (!isTable) header = undefined;
-    if (line.trim() === "" || BLOCK_LINE.test(line)) {
+    if (line.trim() === "" || BLOCK_LINE.test(line) || isTable) {
       if (prose) blocks.push(prose);
       prose = undefined;
       if (isTable) {
         // A header row (the line before |---|) and the separator are not answers; data rows carry the header.
         if (SEPARATOR.test(line)) continue;
-        if (SEPARATOR.test(lines[i + 1] ?? "")) {
+        // Without outer pipes (a converted HTML table) the first row is the header.
+        if (SEPARATOR.test(lines[i + 1] ?? "") || (starts && !piped && isTableRow(lines[i + 1] ?? ""))) {
           header = cellsOf(line);
           continue;
         }

@@ -72,6 +72,12 @@ export interface AnswerSettings {
   proseValueCoverage: number;
   /** Longest value span (characters) a direct answer puts into the question's words. */
   maxValueLength: number;
+  /** Headings without a figure, table-of-contents lines and contents passages never answer (answer-units.ts). */
+  skipBoilerplate: boolean;
+  /** When a part names identifiers (T-1055), rows and fields of other records of that kind never answer. */
+  anchorIdentifiers: boolean;
+  /** Score a unit gains when one of its fields is labelled by what is asked ("status: closed" for "what status"). */
+  fieldLabelWeight: number;
 }
 
 export interface SqlSettings {
@@ -95,6 +101,8 @@ export interface RefusalSettings {
   nearMiss: boolean;
   /** Refuse a plain lookup whose best claim's passage misses a name the question asks about (another site, product). */
   offTarget: boolean;
+  /** Refuse a plain lookup whose answering line is labelled by another name than the one asked (near-miss.ts). */
+  otherSubject: boolean;
   /** How the confidence mixes constraint coverage (all cited), content-term coverage, and the best claim's coverage. */
   weights: { constraints: number; terms: number; lead: number };
 }
@@ -107,6 +115,7 @@ const REFUSAL: RefusalSettings = {
   // have their best sentence in a passage that names only the answer; on the dev sets it refused more
   // answerable questions than unanswerable ones.
   offTarget: false,
+  otherSubject: true,
   weights: { constraints: 2, terms: 1, lead: 2 },
 };
 
@@ -117,6 +126,9 @@ const ANSWER: AnswerSettings = {
   cjkNameLength: 3,
   proseValueCoverage: 0.6,
   maxValueLength: 80,
+  skipBoilerplate: true,
+  anchorIdentifiers: true,
+  fieldLabelWeight: 0.3,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {

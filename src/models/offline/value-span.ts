@@ -1,5 +1,6 @@
 import { fold, termSet } from "../../text/overlap.js";
 import type { AnswerType } from "./analyze.js";
+import { isTableRow } from "./evidence-view.js";
 
 /** The span of a unit that answers the question: a number with its unit, a date, a name, or a field's value. */
 export interface ValueSpan {
@@ -157,7 +158,7 @@ const cellsOf = (line: string): Match[] => {
 
 /** The labelled fields of a unit: a table row's cells under their headers, or "label: value" lines. */
 export function fieldsOf(text: string, header?: string[]): Field[] {
-  if (text.trimStart().startsWith("|")) {
+  if (isTableRow(text)) {
     const cells = cellsOf(text);
     // A two-column "| Limit | Value |" row: the first cell labels the second (whatever the header says).
     if (cells.length === 2) {
