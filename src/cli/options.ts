@@ -4,6 +4,8 @@ import type { Command } from "commander";
 import { createFerret, DEFAULT_DB, type Ferret } from "../ferret.js";
 import { InvalidInputError } from "../spec/errors.js";
 import type { Principal } from "../spec/principal.js";
+import { redactUrl } from "../stores/postgres/db.js";
+import { isPostgresUrl } from "../stores/postgres/index.js";
 import { oneOf } from "./flag-parsers.js";
 import { parsePrincipal } from "./principal.js";
 
@@ -25,7 +27,7 @@ export interface GlobalOptions {
 
 export function addGlobalOptions(cmd: Command): Command {
   return cmd
-    .option("--db <file>", `SQLite store (env FERRET_DB; default ${DEFAULT_DB})`)
+    .option("--db <file|url>", `SQLite file or postgres:// URL (env FERRET_DB; default ${DEFAULT_DB})`)
     .option(
       "--embedder <spec>",
       "none | local:<model> | openai:<model> | ollama:<model> | openai-compatible:<model> (env FERRET_EMBEDDER)",
@@ -88,8 +90,9 @@ export async function openFerret(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Ferret> {
   const db = opts.db ?? env.FERRET_DB ?? DEFAULT_DB;
-  const where = db === ":memory:" ? db : resolve(db);
-  if (access === "existing" && db !== ":memory:" && !existsSync(db)) {
+  const postgres = isPostgresUrl(db);
+  const where = db === ":memory:" ? db : postgres ? redactUrl(db) : resolve(db);
+  if (access === "existing" && db !== ":memory:" && !postgres && !existsSync(db)) {
     throw new InvalidInputError(
       `no knowledge base at ${where}: ingest something first (ferret ingest PATH), or name an existing one with --db FILE or FERRET_DB`,
       { field: "db", file: where },

@@ -108,9 +108,9 @@ export class PostgresStore implements StoreV1 {
 
   tenants(): Promise<string[]> {
     return this.#tx("list tenants", { allTenants: true }, async (c) =>
-      (await c.query<{ tenant: string }>('SELECT DISTINCT tenant FROM sources ORDER BY tenant COLLATE "C"')).rows.map(
-        (r) => r.tenant,
-      ),
+      (
+        await c.query<{ tenant: string }>('SELECT tenant FROM sources GROUP BY tenant ORDER BY tenant COLLATE "C"')
+      ).rows.map((r) => r.tenant),
     );
   }
 

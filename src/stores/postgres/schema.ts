@@ -224,10 +224,13 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
         "pg_textsearch is not installed: keyword search ranks with tsvector and ts_rank_cd instead of BM25. Install pg_textsearch and run CREATE EXTENSION pg_textsearch to use it.",
     });
   }
+  // PGlite serves every connection from one backend, so a role set by another connection may still be in
+  // force: the setup works as the login (session) user.
+  await client.query("RESET ROLE");
   const me = (
     await client.query<{ super: boolean; createrole: boolean; bypass: boolean; user: string }>(
-      `SELECT rolsuper AS super, rolcreaterole AS createrole, rolbypassrls AS bypass, current_user AS user
-       FROM pg_roles WHERE rolname = current_user`,
+      `SELECT rolsuper AS super, rolcreaterole AS createrole, rolbypassrls AS bypass, session_user AS user
+       FROM pg_roles WHERE rolname = session_user`,
     )
   ).rows[0];
   if (!me) throw new StoreError(`Cannot read the login role at ${redactUrl(url)}.`);
@@ -258,7 +261,7 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
         message: `The login role ${me.user} cannot create roles: run_sql runs as ${me.user} (read-only, time-limited). Create a role ${SQL_ROLE} (NOLOGIN) and GRANT it to ${me.user} to restrict it further.`,
       });
     }
-    if ((me.super && appRole === undefined) || me.bypass) {
+    if (me.super ? appRole === undefined : me.bypass) {
       missing.push({
         feature: "row-level security",
         message: `The login role ${me.user} bypasses row-level security; tenant isolation rests on the store's own filters. Connect as a role without SUPERUSER and BYPASSRLS.`,
