@@ -6,6 +6,7 @@ import { exitQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { evalCommand } from "./eval-command.js";
 import { ingestCommand } from "./ingest-command.js";
 import { keysCommand } from "./keys-command.js";
+import { migrateCommand } from "./migrate-command.js";
 import { searchCommand, sourcesCommand } from "./query-commands.js";
 import { mcpCommand, serveCommand } from "./serve-command.js";
 
@@ -36,6 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   traceCommand(program, setExit);
   evalCommand(program, setExit);
   keysCommand(program, setExit);
+  migrateCommand(program, setExit);
   serveCommand(program);
   mcpCommand(program);
   try {

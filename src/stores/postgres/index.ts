@@ -19,7 +19,7 @@ import type {
   TableWrite,
   VectorQuery,
 } from "../../spec/store.js";
-import { PgDb, principalScope, redactUrl, type Scope, setScope, toStoreError, writeScope } from "./db.js";
+import { PgDb, principalScope, quoteIdent, redactUrl, type Scope, setScope, toStoreError, writeScope } from "./db.js";
 import { postgresDialect } from "./dialect.js";
 import * as documents from "./documents.js";
 import { PgGraph } from "./graph.js";
@@ -27,6 +27,21 @@ import * as records from "./records.js";
 import { type MissingFeature, setupDatabase } from "./schema.js";
 import * as search from "./search.js";
 import * as tables from "./tables.js";
+
+/** Row counts of a store, summed over tenants: what `ferret migrate` compares. */
+export interface StoreCounts {
+  sources: number;
+  documents: number;
+  chunks: number;
+  vectors: number;
+  tables: number;
+  tableRows: number;
+  entities: number;
+  mentions: number;
+  runs: number;
+  turns: number;
+  apiKeys: number;
+}
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`. */
@@ -213,6 +228,46 @@ export class PostgresStore implements StoreV1 {
 
   getTurns(sessionId: string, principal: Principal): Promise<SessionTurn[]> {
     return this.#tx("read session turns", principalScope(principal), (c) => records.getTurns(c, sessionId, principal));
+  }
+
+  /** Totals over every tenant (for verifying a copy, see `migrate.ts`). */
+  counts(): Promise<StoreCounts> {
+    return this.#tx("count the store", { allTenants: true, roles: ["*"] }, async (c) => {
+      const n = async (sql: string) => Number((await c.query<{ n: number }>(sql)).rows[0]?.n ?? 0);
+      const tables = (
+        await c.query<{ schema_name: string; sql_name: string }>("SELECT schema_name, sql_name FROM table_sources")
+      ).rows;
+      let tableRows = 0;
+      for (const t of tables) {
+        tableRows += await n(`SELECT count(*) AS n FROM ${quoteIdent(t.schema_name)}.${quoteIdent(t.sql_name)}`);
+      }
+      return {
+        sources: await n("SELECT count(*) AS n FROM sources"),
+        documents: await n("SELECT count(*) AS n FROM documents"),
+        chunks: await n("SELECT count(*) AS n FROM chunks"),
+        vectors: await n("SELECT count(*) AS n FROM chunks WHERE dims IS NOT NULL"),
+        tables: tables.length,
+        tableRows,
+        entities: await n("SELECT count(DISTINCT entity_id) AS n FROM graph_mentions"),
+        mentions: await n("SELECT count(*) AS n FROM graph_mentions"),
+        runs: await n("SELECT count(*) AS n FROM runs"),
+        turns: await n("SELECT count(*) AS n FROM turns"),
+        apiKeys: await n("SELECT count(*) AS n FROM api_keys"),
+      };
+    });
+  }
+
+  /** Copies spend rows as they are (totals and run counts), for `migrate.ts`. */
+  copySpend(rows: { tenant: string; day: string; key_id: string; usd: number; runs: number }[]): Promise<void> {
+    return this.#tx("copy spend", { allTenants: true, roles: ["*"] }, async (c) => {
+      for (const row of rows) {
+        await c.query(
+          `INSERT INTO spend (tenant, day, key_id, usd, runs) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (tenant, day, key_id) DO UPDATE SET usd = spend.usd + excluded.usd, runs = spend.runs + excluded.runs`,
+          [row.tenant, row.day, row.key_id, row.usd, row.runs],
+        );
+      }
+    });
   }
 
   async close(): Promise<void> {
