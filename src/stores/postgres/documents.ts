@@ -152,7 +152,7 @@ async function writeOne(client: pg.ClientBase, { doc, chunks }: DocumentWrite): 
   if (chunks.length === 0) return new Map();
   const titleText = foldText(searchText(doc.title));
   const sectionText = new Map<string, string>();
-  const cols: unknown[][] = Array.from({ length: 12 }, () => []);
+  const cols: unknown[][] = Array.from({ length: 13 }, () => []);
   for (const chunk of chunks) {
     const section = JSON.stringify(chunk.section);
     let words = sectionText.get(section);
@@ -160,6 +160,7 @@ async function writeOne(client: pg.ClientBase, { doc, chunks }: DocumentWrite): 
       words = foldText(searchText(chunk.section.join(" ")));
       sectionText.set(section, words);
     }
+    const folded = foldText(chunk.searchText);
     const row = [
       chunk.id,
       chunk.ordinal,
@@ -169,10 +170,11 @@ async function writeOne(client: pg.ClientBase, { doc, chunks }: DocumentWrite): 
       chunk.end,
       chunk.tokens,
       chunk.searchText,
-      foldText(chunk.searchText),
+      folded,
       words,
       chunk.embedding ? chunk.embedding.length : null,
       chunk.embedding ? arrayLiteral(chunk.embedding) : null,
+      `${titleText} ${titleText} ${words} ${folded}`,
     ];
     row.forEach((value, i) => {
       cols[i]?.push(value);
@@ -180,14 +182,14 @@ async function writeOne(client: pg.ClientBase, { doc, chunks }: DocumentWrite): 
   }
   const result = await client.query<{ id: string; rowid: number }>(
     `INSERT INTO chunks (tenant, doc_id, source, updated_at, acl, id, ordinal, text, section, start, "end", tokens,
-       body, tsv, dims, embedding)
+       body, tsv, dims, embedding, bm25)
      SELECT $1, $2, $3, $4, $5::jsonb, u.id, u.ordinal, u.text, u.section, u.start, u."end", u.tokens, u.body,
        setweight(to_tsvector('${TS_CONFIG}', $6), 'A') || setweight(to_tsvector('${TS_CONFIG}', u.section_words), 'B')
          || setweight(to_tsvector('${TS_CONFIG}', u.folded), 'D'),
-       u.dims, u.embedding::real[]
+       u.dims, u.embedding::real[], u.bm25
      FROM unnest($7::text[], $8::int[], $9::text[], $10::text[], $11::int[], $12::int[], $13::int[], $14::text[],
-       $15::text[], $16::text[], $17::int[], $18::text[])
-       AS u (id, ordinal, text, section, start, "end", tokens, body, folded, section_words, dims, embedding)
+       $15::text[], $16::text[], $17::int[], $18::text[], $19::text[])
+       AS u (id, ordinal, text, section, start, "end", tokens, body, folded, section_words, dims, embedding, bm25)
      RETURNING id, rowid`,
     [...key, doc.updatedAt ?? null, JSON.stringify(doc.acl), titleText, ...cols],
   );

@@ -72,11 +72,16 @@ export class PostgresStore implements StoreV1 {
   readonly sqlDialect: SqlDialect = postgresDialect;
   /** Features that are off on this server, with how to enable them (also sent to `onWarning`). */
   readonly missing: readonly MissingFeature[];
+  /** How keyword search ranks: `bm25` (pg_textsearch) or `ts_rank_cd` (without it). */
+  get keywordRanking(): "bm25" | "ts_rank_cd" {
+    return this.#bm25 ? "bm25" : "ts_rank_cd";
+  }
   readonly graph: PgGraph;
   readonly keys: records.PgKeys;
   readonly spend: records.PgSpend;
   readonly #db: PgDb;
   readonly #vector: boolean;
+  readonly #bm25: boolean;
   readonly #sqlRole: string | undefined;
   readonly #hnswThreshold: number;
   readonly #indexed = new Set<number>();
@@ -84,11 +89,12 @@ export class PostgresStore implements StoreV1 {
 
   constructor(
     db: PgDb,
-    setup: { vector: boolean; sqlRole?: string; missing: MissingFeature[] },
+    setup: { vector: boolean; textsearch: boolean; sqlRole?: string; missing: MissingFeature[] },
     options: PostgresStoreOptions,
   ) {
     this.#db = db;
     this.#vector = setup.vector;
+    this.#bm25 = setup.textsearch;
     this.#sqlRole = setup.sqlRole;
     this.missing = setup.missing;
     this.#hnswThreshold = options.hnswThreshold ?? 20_000;
@@ -166,7 +172,9 @@ export class PostgresStore implements StoreV1 {
   }
 
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
-    return this.#tx("search keywords", principalScope(query.principal), (c) => search.keywordSearch(c, query));
+    return this.#tx("search keywords", principalScope(query.principal), (c) =>
+      search.keywordSearch(c, query, { bm25: this.#bm25 }),
+    );
   }
 
   documentSearch(query: KeywordQuery): Promise<ScoredDocument[]> {

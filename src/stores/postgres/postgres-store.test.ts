@@ -1,4 +1,4 @@
-import { afterAll } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runGraphSuite } from "../graph-suite.js";
 import { runStoreSuite } from "../store-suite.js";
 import { createPostgresStore } from "./index.js";
@@ -36,3 +36,39 @@ if (clusterAvailable()) {
   runStoreSuite("postgres 15 (cluster)", opener(cluster));
   runGraphSuite("postgres 15 (cluster)", opener(cluster));
 }
+
+describe("extensions detected at start", () => {
+  it("PGlite has pgvector and pg_textsearch: BM25 ranking, nothing reported off", async () => {
+    const warnings: string[] = [];
+    const store = await createPostgresStore({
+      url: await (await pglite()).database(),
+      onWarning: (m) => warnings.push(m),
+    });
+    try {
+      expect(store.keywordRanking).toBe("bm25");
+      expect(store.missing).toEqual([]);
+      expect(warnings).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!clusterAvailable())(
+    "PostgreSQL 15 without the extensions names each feature that is off and how to enable it",
+    async () => {
+      const warnings: string[] = [];
+      const store = await createPostgresStore({
+        url: await (await cluster()).database(),
+        onWarning: (m) => warnings.push(m),
+      });
+      try {
+        expect(store.keywordRanking).toBe("ts_rank_cd");
+        expect(store.missing.map((m) => m.feature).sort()).toEqual(["BM25 keyword ranking", "vector index"]);
+        expect(warnings.join("\n")).toMatch(/vector index is off: .*CREATE EXTENSION vector/);
+        expect(warnings.join("\n")).toMatch(/BM25 keyword ranking is off: .*CREATE EXTENSION pg_textsearch/);
+      } finally {
+        await store.close();
+      }
+    },
+  );
+});

@@ -69,12 +69,14 @@ CREATE INDEX documents_by_source ON ferret.documents (tenant, source);
 CREATE INDEX documents_tsv ON ferret.documents USING gin (doc_tsv);
 
 -- acl and updated_at are copied from the document so every filter runs on this table alone. body is the
--- segmented text (ChunkRecord.searchText); tsv holds title (A), section (B) and body (D), diacritics folded.
+-- segmented text (ChunkRecord.searchText); tsv holds title (A), section (B) and body (D), diacritics folded;
+-- bm25 is the text pg_textsearch ranks (title twice, section, body: its one column weighs the title up).
 -- embedding is real[] so the table exists without pgvector; HNSW indexes cast it per dimension.
 CREATE TABLE ferret.chunks (
   rowid bigserial PRIMARY KEY, tenant text NOT NULL, id text NOT NULL, doc_id text NOT NULL, source text NOT NULL,
   ordinal integer NOT NULL, text text NOT NULL, section text NOT NULL, start integer NOT NULL, "end" integer NOT NULL,
   tokens integer NOT NULL, updated_at text, acl jsonb NOT NULL, body text NOT NULL, tsv tsvector NOT NULL,
+  bm25 text NOT NULL,
   dims integer, embedding real[],
   UNIQUE (tenant, id, source),
   FOREIGN KEY (tenant, doc_id, source) REFERENCES ferret.documents (tenant, id, source) ON DELETE CASCADE
@@ -216,7 +218,7 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
         "pgvector is not installed: vector search scans every vector exactly (no HNSW index). Install pgvector on the server and run CREATE EXTENSION vector (as a role allowed to).",
     });
   }
-  const textsearch = await ensureExtension(client, "pg_textsearch");
+  let textsearch = await ensureExtension(client, "pg_textsearch");
   if (!textsearch) {
     missing.push({
       feature: "BM25 keyword ranking",
@@ -275,6 +277,14 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
     }
     await client.query("SET search_path = ferret, public");
     await migrate(client, url);
+    if (textsearch && !(await ensureBm25Index(client))) {
+      textsearch = false;
+      missing.push({
+        feature: "BM25 keyword ranking",
+        message:
+          "pg_textsearch is installed but its bm25 index cannot be created (is pg_textsearch in shared_preload_libraries?): keyword search ranks with ts_rank_cd.",
+      });
+    }
     if (appRole !== undefined) await client.query("RESET ROLE");
   } finally {
     await client.query("SELECT pg_advisory_unlock(hashtext('ferret.setup'))");
@@ -342,4 +352,19 @@ export async function ensureHnswIndex(client: pg.ClientBase, dims: number): Prom
     `CREATE INDEX IF NOT EXISTS ${hnswIndexName(dims)} ON ferret.chunks
      USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dims = ${dims}`,
   );
+}
+
+/** The BM25 index name `to_bm25query` is given. */
+export const BM25_INDEX = "ferret.chunks_bm25";
+
+/** Creates pg_textsearch's BM25 index over `chunks.bm25`; false when the server refuses it. */
+async function ensureBm25Index(client: pg.ClientBase): Promise<boolean> {
+  try {
+    await client.query(
+      `CREATE INDEX IF NOT EXISTS chunks_bm25 ON ferret.chunks USING bm25 (bm25) WITH (text_config = '${TS_CONFIG}')`,
+    );
+    return true;
+  } catch {
+    return false;
+  }
 }

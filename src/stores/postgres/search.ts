@@ -4,7 +4,7 @@ import { mismatch } from "../sqlite/vectors.js";
 import { Params } from "./db.js";
 import { foldText, getEmbedderInfo, storedDims } from "./documents.js";
 import { chunkFilter } from "./filters.js";
-import { TS_CONFIG } from "./schema.js";
+import { BM25_INDEX, TS_CONFIG } from "./schema.js";
 
 /** Columns every search selects (chunks `c`, documents `d`). */
 export const SCORED_COLUMNS = `c.rowid AS rowid, c.id AS id, c.doc_id AS doc_id, c.source AS source, c.text AS text,
@@ -63,18 +63,30 @@ const CHUNK_WEIGHTS = "'{0.5, 0.1, 0.75, 1.0}'";
 /** Document index: opening, headings and title in the ratio 1 : 1.5 : 3. */
 const DOC_WEIGHTS = "'{0.333, 0.1, 0.5, 1.0}'";
 
-/** Cover-density ranking over the chunks the principal may read (tsvector path); `raw` > 0, higher is better. */
-export async function keywordSearch(client: pg.ClientBase, query: KeywordQuery): Promise<ScoredChunk[]> {
+/**
+ * Keyword ranking over the chunks the principal may read: BM25 through pg_textsearch when `bm25` (its score
+ * negated), else cover density (ts_rank_cd). Matching is the tsvector's either way (GIN index, stemmed, any
+ * term), so both rank the same candidates; `raw` > 0, higher is better.
+ */
+export async function keywordSearch(
+  client: pg.ClientBase,
+  query: KeywordQuery,
+  options: { bm25: boolean } = { bm25: false },
+): Promise<ScoredChunk[]> {
   const text = tsqueryText(query.terms);
   const k = Math.floor(query.k);
   if (text === undefined || k <= 0) return [];
   const p = new Params();
   const q = `to_tsquery('${TS_CONFIG}', ${p.add(text)})`;
+  // The sign keeps the planner off the index's own ordering, which would drop rows the filter removes.
+  const rank = options.bm25
+    ? `-(c.bm25 <@> to_bm25query(${p.add(query.terms.map(foldText).join(" "))}, '${BM25_INDEX}'))`
+    : `ts_rank_cd(${CHUNK_WEIGHTS}, c.tsv, q.q)`;
   const filter = chunkFilter(p, query);
   const rows = (
     await client.query<ScoredRow & { raw: number }>(
       `WITH q AS (SELECT ${q} AS q)
-       SELECT ${SCORED_COLUMNS}, ts_rank_cd(${CHUNK_WEIGHTS}, c.tsv, q.q) AS raw
+       SELECT ${SCORED_COLUMNS}, ${rank} AS raw
        FROM q, chunks AS c ${JOIN_DOCUMENT}
        WHERE c.tsv @@ q.q AND ${filter}
        ORDER BY raw DESC, c.rowid
