@@ -1,15 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqliteStore } from "../sqlite/index.js";
 import { ACME, acmeOwner, alice, fixtureWrite, harriet } from "../store-fixtures.js";
 import { seed } from "../store-suite.js";
 import { createPostgresStore } from "./index.js";
 import { migrateSqliteToPostgres } from "./migrate.js";
-import { startPglite, type TestServer } from "./test-servers.js";
+import { SERVER_START_MS, startPglite, type TestServer } from "./test-servers.js";
 
 let server: Promise<TestServer> | undefined;
+beforeAll(async () => {
+  server = startPglite();
+  await server;
+}, SERVER_START_MS);
 afterAll(async () => {
   if (server) await (await server).stop();
 });
@@ -17,7 +21,6 @@ afterAll(async () => {
 describe("migrating a SQLite store into PostgreSQL", () => {
   it("copies everything, the counts match, and both stores answer alike", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ferret-migrate-"));
-    server = startPglite();
     const sqlite = await createSqliteStore({ path: join(dir, "ferret.db") });
     try {
       await seed(sqlite);
@@ -67,7 +70,7 @@ describe("migrating a SQLite store into PostgreSQL", () => {
       });
       await sqlite.close();
 
-      const pg = await createPostgresStore({ url: await (await server).database() });
+      const pg = await createPostgresStore({ url: await (await (server as Promise<TestServer>)).database() });
       try {
         const report = await migrateSqliteToPostgres(join(dir, "ferret.db"), pg);
         expect(report.mismatched).toEqual([]);

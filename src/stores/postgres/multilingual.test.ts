@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoreV1 } from "../../spec/store.js";
 import { terms } from "../../text/tokenize.js";
 import { createSqliteStore } from "../sqlite/index.js";
 import { acmeOwner, fixtureWrite } from "../store-fixtures.js";
 import { createPostgresStore } from "./index.js";
-import { clusterAvailable, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
 
 const DOCS = [
   { id: "zh/gateway.md", title: "遥测网关", text: "遥测网关由飞行软件团队负责。团队负责人是王芳。" },
@@ -61,9 +61,14 @@ if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
 
 for (const [kind, start] of kinds) {
   describe(`keyword search in Chinese, Japanese and German on ${kind}`, () => {
-    it("finds the document each question is about, first, as the SQLite store does", async () => {
-      const server = start();
+    let server: Promise<TestServer>;
+    beforeAll(async () => {
+      server = start();
       servers.push(server);
+      await server;
+    }, SERVER_START_MS);
+
+    it("finds the document each question is about, first, as the SQLite store does", async () => {
       const dir = mkdtempSync(join(tmpdir(), "ferret-ml-"));
       const sqlite = await createSqliteStore({ path: join(dir, "ferret.db") });
       const pg = await createPostgresStore({ url: await (await server).database() });

@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGraphSuite } from "../graph-suite.js";
 import { runStoreSuite } from "../store-suite.js";
 import { createPostgresStore } from "./index.js";
-import { clusterAvailable, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
 
 const started: Promise<TestServer>[] = [];
 function lazy(start: () => Promise<TestServer>): () => Promise<TestServer> {
@@ -17,6 +17,12 @@ function lazy(start: () => Promise<TestServer>): () => Promise<TestServer> {
 }
 const pglite = lazy(startPglite);
 const cluster = lazy(startCluster);
+
+// Servers start before any test (PGlite takes seconds to boot on a loaded machine), not inside a test's time.
+beforeAll(async () => {
+  await pglite();
+  if (clusterAvailable()) await cluster();
+}, SERVER_START_MS);
 
 afterAll(async () => {
   for (const server of started) await (await server).stop();

@@ -4,14 +4,14 @@
  * reaches nothing but the principal's own tables.
  */
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME, alice, GLOBEX, harriet, olga } from "../store-fixtures.js";
 import { seed } from "../store-suite.js";
 import { principalScope, setScope, writeScope } from "./db.js";
 import { createPostgresStore, type PostgresStore } from "./index.js";
 import { APP_ROLE } from "./schema.js";
 import { tenantSchema } from "./tables.js";
-import { clusterAvailable, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
 
 const servers: Promise<TestServer>[] = [];
 afterAll(async () => {
@@ -23,14 +23,16 @@ if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
 
 for (const [kind, start] of kinds) {
   describe(`row-level security on ${kind}`, () => {
-    let server: Promise<TestServer> | undefined;
+    let server: TestServer;
+    beforeAll(async () => {
+      const started = start();
+      servers.push(started);
+      server = await started;
+    }, SERVER_START_MS);
+
     /** A seeded store, and a raw connection as the role the store's connections use. */
     async function open(): Promise<{ store: PostgresStore; raw: pg.Client; close: () => Promise<void> }> {
-      if (!server) {
-        server = start();
-        servers.push(server);
-      }
-      const url = await (await server).database();
+      const url = await server.database();
       const store = await createPostgresStore({ url, poolSize: 2 });
       await seed(store);
       const raw = new pg.Client({ connectionString: url });

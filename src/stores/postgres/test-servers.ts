@@ -20,6 +20,9 @@ export interface TestServer {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** How long a test file waits for its servers to start (PGlite boots WebAssembly PostgreSQL; initdb writes a cluster). */
+export const SERVER_START_MS = 180_000;
+
 /** Starts `pglite-server.mjs` on a free port and waits for the URL it prints. */
 export async function startPglite(): Promise<TestServer> {
   const child = spawn(
