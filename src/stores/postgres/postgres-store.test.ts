@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGraphSuite } from "../graph-suite.js";
+import { acmeOwner, fixtureWrite } from "../store-fixtures.js";
 import { runStoreSuite } from "../store-suite.js";
 import { createPostgresStore } from "./index.js";
 import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
@@ -77,4 +78,61 @@ describe("extensions detected at start", () => {
       }
     },
   );
+});
+
+describe("several writers on one database", () => {
+  const servers: [string, () => Promise<TestServer>][] = [["PGlite", pglite]];
+  if (clusterAvailable()) servers.push(["PostgreSQL 15 cluster", cluster]);
+  for (const [kind, server] of servers) {
+    it(`two stores writing at once lose nothing and duplicate nothing (${kind})`, async () => {
+      const url = await (await server()).database();
+      const [a, b] = await Promise.all([
+        createPostgresStore({ url, poolSize: 3 }),
+        createPostgresStore({ url, poolSize: 3 }),
+      ]);
+      try {
+        const docs = (prefix: string, n: number) =>
+          Array.from({ length: n }, (_, i) =>
+            fixtureWrite({
+              id: `${prefix}/${i}.md`,
+              source: prefix,
+              title: `${prefix} ${i}`,
+              paragraphs: [`first part of ${prefix} ${i}`, `second part of ${prefix} ${i}`],
+              vectors: [
+                [1, i, 0, 0],
+                [0, 1, i, 0],
+              ],
+            }),
+          );
+        const write = async (store: typeof a, prefix: string) => {
+          await store.putSource({
+            name: prefix,
+            tenant: acmeOwner.tenant,
+            kind: "documents",
+            description: prefix,
+            acl: [],
+          });
+          const all = docs(prefix, 24);
+          for (let i = 0; i < all.length; i += 4) await store.writeDocuments(all.slice(i, i + 4));
+          await store.writeTable({
+            tenant: acmeOwner.tenant,
+            source: prefix,
+            file: `${prefix}.csv`,
+            schema: { name: "shared_name", primaryKey: "k", columns: [{ name: "k", type: "TEXT" }] },
+            rows: [{ k: prefix }],
+          });
+        };
+        await Promise.all([write(a, "left"), write(b, "right"), write(a, "middle")]);
+        const counts = await a.counts();
+        expect(counts).toMatchObject({ documents: 72, chunks: 144, vectors: 144, tables: 3, tableRows: 3 });
+        const hits = await b.vectorSearch({ principal: acmeOwner, vector: Float32Array.from([1, 0, 0, 0]), k: 200 });
+        expect(new Set(hits.map((h) => `${h.source}/${h.id}`)).size).toBe(144);
+        // Three tables wanted the same name at once: each got its own.
+        const names = (await a.listSources(acmeOwner)).flatMap((s) => s.tables?.map((t) => t.name) ?? []).sort();
+        expect(names).toEqual(["shared_name", "shared_name_2", "shared_name_3"]);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+  }
 });

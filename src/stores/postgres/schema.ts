@@ -308,22 +308,24 @@ async function createRole(client: pg.ClientBase, role: string): Promise<void> {
 }
 
 async function migrate(client: pg.ClientBase, url: string): Promise<void> {
-  await client.query(
-    "CREATE TABLE IF NOT EXISTS ferret.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-  );
-  const row = (await client.query<{ v: number | null }>("SELECT max(version) AS v FROM ferret.schema_migrations"))
-    .rows[0];
-  const current = row?.v ?? 0;
-  if (current > PG_SCHEMA_VERSION) {
-    throw new StoreError(
-      `The store at ${redactUrl(url)} has schema version ${current}, newer than this ferret understands (${PG_SCHEMA_VERSION}); upgrade ferret.`,
-      undefined,
-      { version: current },
-    );
-  }
-  if (current === PG_SCHEMA_VERSION) return;
+  // One transaction under a transaction-level lock: processes starting together migrate once. (PGlite serves
+  // every connection from one session, where advisory locks do not exclude; its transactions do not interleave.)
   await client.query("BEGIN");
   try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('ferret.migrate'))");
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS ferret.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
+    const row = (await client.query<{ v: number | null }>("SELECT max(version) AS v FROM ferret.schema_migrations"))
+      .rows[0];
+    const current = row?.v ?? 0;
+    if (current > PG_SCHEMA_VERSION) {
+      throw new StoreError(
+        `The store at ${redactUrl(url)} has schema version ${current}, newer than this ferret understands (${PG_SCHEMA_VERSION}); upgrade ferret.`,
+        undefined,
+        { version: current },
+      );
+    }
     await setScope(client, { allTenants: true, roles: ["*"] });
     for (let v = current; v < PG_SCHEMA_VERSION; v++) {
       const step = v === 0 ? DDL_V1 : MIGRATIONS[v - 1];
@@ -348,6 +350,8 @@ export function hnswIndexName(dims: number): string {
 export async function ensureHnswIndex(client: pg.ClientBase, dims: number): Promise<void> {
   // pgvector's HNSW takes at most 2,000 dimensions; larger vectors are searched exactly.
   if (dims > 2000) return;
+  // Concurrent CREATE INDEX IF NOT EXISTS of the same name can still collide: writers take turns.
+  await client.query("SELECT pg_advisory_xact_lock(hashtext('ferret.hnsw'))");
   await client.query(
     `CREATE INDEX IF NOT EXISTS ${hnswIndexName(dims)} ON ferret.chunks
      USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dims = ${dims}`,

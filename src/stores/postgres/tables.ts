@@ -96,9 +96,10 @@ const INSERT_BATCH = 500;
 export async function writeTable(client: pg.ClientBase, table: TableWrite): Promise<{ name: string }> {
   validate(table);
   const schemaName = tenantSchema(table.tenant);
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schemaName)}`);
-  // Writers of one tenant's tables take turns, so two never pick the same free name.
+  // Writers of one tenant's tables take turns, so two never pick the same free name (nor race to create the
+  // schema: IF NOT EXISTS does not make concurrent creates safe).
   await client.query("SELECT pg_advisory_xact_lock(hashtext('ferret.tables:' || $1))", [table.tenant]);
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schemaName)}`);
   const existing = (
     await client.query<{ name: string; sql_name: string }>(
       "SELECT name, sql_name FROM table_sources WHERE tenant = $1 AND source = $2 AND file = $3",
