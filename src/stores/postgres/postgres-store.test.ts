@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGraphSuite } from "../graph-suite.js";
 import { acmeOwner, fixtureWrite } from "../store-fixtures.js";
 import { runStoreSuite } from "../store-suite.js";
+import { postgresDialect as d } from "./dialect.js";
 import { createPostgresStore } from "./index.js";
 import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
 
@@ -135,4 +136,57 @@ describe("several writers on one database", () => {
       }
     });
   }
+});
+
+describe("the PostgreSQL SQL dialect", () => {
+  it("runs each function the planner writes, through run_sql", async () => {
+    const store = await createPostgresStore({ url: await (await pglite()).database() });
+    try {
+      expect(store.sqlDialect).toBe(d);
+      await store.putSource({ name: "t", tenant: acmeOwner.tenant, kind: "table", description: "T", acl: [] });
+      await store.writeTable({
+        tenant: acmeOwner.tenant,
+        source: "t",
+        file: "t.csv",
+        schema: {
+          name: "events",
+          primaryKey: "id",
+          columns: [
+            { name: "id", type: "INTEGER" },
+            { name: "Team", type: "TEXT" },
+            { name: "opened", type: "TEXT" },
+            { name: "closed", type: "TEXT" },
+          ],
+        },
+        rows: [
+          { id: 1, Team: "Flight", opened: "2024-03-01", closed: "2024-03-11" },
+          { id: 2, Team: "flight", opened: "2024-04-02T10:00:00Z", closed: "" },
+          { id: 3, Team: "Ground", opened: "2023-12-31", closed: null },
+        ],
+      });
+      const rows = async (sql: string) => (await store.querySql(sql, acmeOwner)).rows;
+      expect(await rows(`SELECT id, ${d.daysBetween("opened", "closed")} AS days FROM events ORDER BY id`)).toEqual([
+        { id: 1, days: 10 },
+        { id: 2, days: null },
+        { id: 3, days: null },
+      ]);
+      expect(await rows(`SELECT count(*) AS n FROM events WHERE ${d.equalsIgnoreCase("Team", "'FLIGHT'")}`)).toEqual([
+        { n: 2 },
+      ]);
+      expect(
+        await rows(`SELECT ${d.datePrefix("opened", 7)} AS m, count(*) AS n FROM events GROUP BY 1 ORDER BY 1`),
+      ).toEqual([
+        { m: "2023-12", n: 1 },
+        { m: "2024-03", n: 1 },
+        { m: "2024-04", n: 1 },
+      ]);
+      expect(await rows(`SELECT ${d.joinValues('"Team"')} AS v FROM events`)).toEqual([
+        { v: "Flight, Ground, flight" },
+      ]);
+      expect(await rows(`SELECT count(*) AS n FROM events WHERE ${d.present("closed")}`)).toEqual([{ n: 1 }]);
+      expect(await rows(`SELECT count(*) AS n FROM events WHERE ${d.absent("closed")}`)).toEqual([{ n: 2 }]);
+    } finally {
+      await store.close();
+    }
+  });
 });
