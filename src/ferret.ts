@@ -56,6 +56,7 @@ import {
 } from "./spec/store.js";
 import type { ToolResult } from "./spec/tool-result.js";
 import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
+import { createPostgresStore, isPostgresUrl } from "./stores/postgres/index.js";
 import { createSqliteStore } from "./stores/sqlite/index.js";
 import { createCachedExecutor } from "./tools/cached-executor.js";
 import { type AnyTool, DEFAULT_LOW_CONFIDENCE } from "./tools/define-tool.js";
@@ -229,8 +230,11 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
   let store = options.store;
   if (!store) {
     const path = options.db ?? DEFAULT_DB;
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    store = await createSqliteStore({ path });
+    if (isPostgresUrl(path)) store = await createPostgresStore({ url: path, onWarning: warn });
+    else {
+      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+      store = await createSqliteStore({ path });
+    }
   }
   const wanted =
     typeof options.embedder === "object"

@@ -10,6 +10,7 @@ import { EXIT } from "./exit-codes.js";
 import { ingestCommand } from "./ingest-command.js";
 import { initCommand } from "./init-command.js";
 import { keysCommand } from "./keys-command.js";
+import { migrateCommand } from "./migrate-command.js";
 import { addGlobalOptions, shareGlobalOptions } from "./options.js";
 import { searchCommand, sourcesCommand } from "./query-commands.js";
 import { mcpCommand, serveCommand } from "./serve-command.js";
@@ -48,6 +49,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   traceCommand(program, setExit);
   evalCommand(program, setExit);
   keysCommand(program, setExit);
+  migrateCommand(program, setExit);
   serveCommand(program);
   mcpCommand(program);
   configCommand(program);

@@ -7,6 +7,8 @@ import { createFerret, DEFAULT_DB, type Ferret } from "../ferret.js";
 import { DEFAULT_CONFIG_FILE } from "../models/config.js";
 import { InvalidInputError } from "../spec/errors.js";
 import type { Principal } from "../spec/principal.js";
+import { redactUrl } from "../stores/postgres/db.js";
+import { isPostgresUrl } from "../stores/postgres/index.js";
 import { httpUrl, oneOf, principalSpec } from "./flag-parsers.js";
 import { parsePrincipal } from "./principal.js";
 
@@ -30,7 +32,7 @@ export interface GlobalOptions {
 /** The options every command takes, defined once on the program (so `ferret --help` lists them once). */
 export function addGlobalOptions(program: Command): Command {
   return program
-    .option("--db <file>", `SQLite store (env FERRET_DB; default ${DEFAULT_DB})`)
+    .option("--db <file|url>", `SQLite file or postgres:// URL (env FERRET_DB; default ${DEFAULT_DB})`)
     .option("--config <file>", `config file (env FERRET_CONFIG; default ${DEFAULT_CONFIG_FILE} when present)`)
     .option(
       "--embedder <spec>",
@@ -116,8 +118,9 @@ export async function openFerret(
 ): Promise<Ferret> {
   const config = resolveConfig({ flags: { ...opts }, env });
   const db = opts.db ?? settingValue<string>(config, "db") ?? DEFAULT_DB;
-  const where = db === ":memory:" ? db : resolve(db);
-  if (access === "existing" && db !== ":memory:" && !existsSync(db)) {
+  const postgres = isPostgresUrl(db);
+  const where = db === ":memory:" ? db : postgres ? redactUrl(db) : resolve(db);
+  if (access === "existing" && db !== ":memory:" && !postgres && !existsSync(db)) {
     throw new InvalidInputError(
       `no knowledge base at ${where}: create one with \`ferret init\` or \`ferret ingest PATH\`, or name an existing one with --db FILE or FERRET_DB`,
       { field: "db", file: where },

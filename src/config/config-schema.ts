@@ -53,7 +53,7 @@ export const sourceEntrySchema = z
 export const configFileSchema = z
   .object({
     $schema: z.string().optional().describe("the JSON Schema of this file, for editors"),
-    db: z.string().min(1).optional().describe("SQLite store file, relative to this file"),
+    db: z.string().min(1).optional().describe("SQLite store file (relative to this file) or a postgres:// URL"),
     model: modelSpec.optional().describe("offline | openai:<m> | anthropic:<m> | ollama:<m> | openai-compatible:<m>"),
     roles: z
       .object({

@@ -271,7 +271,10 @@ export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfi
     const inFile = pick(content, s.key);
     if (inFile !== undefined && path) {
       // A store path in the file is relative to the file, so the file works from any folder.
-      const value = s.key === "db" && inFile !== ":memory:" ? resolve(dirname(path), inFile as string) : inFile;
+      const value =
+        s.key === "db" && inFile !== ":memory:" && !/^postgres(?:ql)?:\/\//i.test(String(inFile))
+          ? resolve(dirname(path), inFile as string)
+          : inFile;
       settings[s.key] = { value, origin: { from: "file", name: s.key, file: path } };
       continue;
     }

@@ -48,6 +48,8 @@ export interface StoreSuitesOptions {
    * opened store declares exactly these, so the list cannot drift from the store.
    */
   capabilities: Iterable<StoreCapability>;
+  /** False for a server that cannot stop a running query: the tables suite skips its time-limit tests. */
+  stopsSql?: boolean;
 }
 
 /** Runs the suite of every capability the store declares (`documents` is required of every store). */
@@ -66,7 +68,8 @@ export function runStoreSuites(name: string, open: OpenStore, options: StoreSuit
     });
   });
   for (const capability of STORE_CAPABILITIES) {
-    if (declared.has(capability)) CAPABILITY_SUITES[capability](name, open);
+    if (capability === "tables" && declared.has(capability)) runTablesSuite(name, open, { stopsSql: options.stopsSql });
+    else if (declared.has(capability)) CAPABILITY_SUITES[capability](name, open);
     else it.skip(`${capability} suite: ${name} (not declared)`, () => {});
   }
 }

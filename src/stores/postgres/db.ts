@@ -1,0 +1,169 @@
+import pg from "pg";
+import {
+  FerretError,
+  StoreBusyError,
+  StoreConstraintError,
+  StoreError,
+  StoreFullError,
+  StoreReadOnlyError,
+} from "../../spec/errors.js";
+import type { Principal } from "../../spec/principal.js";
+
+/** A parameter list that hands out `$n` placeholders, so fragments can be built in any order. */
+export class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * What the row-level-security policies read for one transaction: the tenant whose rows are visible, the
+ * roles that ACLs are checked against (`*` sees every ACL), or every tenant (listing tenants, migrations).
+ */
+export interface Scope {
+  tenant?: string;
+  roles?: readonly string[];
+  allTenants?: boolean;
+}
+
+/** The scope of a principal's reads. */
+export function principalScope(principal: Principal): Scope {
+  return { tenant: principal.tenant, roles: principal.roles };
+}
+
+/** The scope of writes for a tenant: every ACL, that tenant only. */
+export function writeScope(tenant: string): Scope {
+  return { tenant, roles: ["*"] };
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/** Counts and sums come back as numbers (not strings) while they are exact in a double; else as text. */
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8 || oid === NUMERIC) {
+      return (value: string) => {
+        const n = Number(value);
+        return Number.isFinite(n) && (oid === NUMERIC || Number.isSafeInteger(n)) ? n : value;
+      };
+    }
+    return pg.types.getTypeParser(oid, format as "text");
+  },
+};
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "the PostgreSQL server";
+  }
+}
+
+export interface PgDbOptions {
+  url: string;
+  /** Most pooled connections. */
+  max: number;
+  /** Role every pooled connection switches to (the owner of the tables, bound by FORCE ROW LEVEL SECURITY). */
+  appRole?: string;
+}
+
+/** The pool, the per-transaction scope and the mapping of driver errors to typed store errors. */
+export class PgDb {
+  readonly pool: pg.Pool;
+  readonly url: string;
+  appRole: string | undefined;
+
+  constructor(options: PgDbOptions) {
+    this.url = options.url;
+    this.appRole = options.appRole;
+    this.pool = new pg.Pool({ connectionString: options.url, max: options.max, types });
+    // An idle client that errors (the server went away) must not crash the process.
+    this.pool.on("error", () => {});
+    this.pool.on("connect", (client) => {
+      client.on("notice", () => {});
+      const role = this.appRole === undefined ? "" : `SET ROLE ${quoteIdent(this.appRole)}; `;
+      client.query(`${role}SET search_path = ferret, public`).catch(() => {});
+    });
+  }
+
+  /** Runs `fn` in one transaction whose RLS settings are `scope`; rolls back on any error. */
+  async tx<T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw toStoreError(error, { operation, url: this.url });
+    }
+    let broken = false;
+    try {
+      await client.query("BEGIN");
+      await setScope(client, scope);
+      const out = await fn(client);
+      await client.query("COMMIT");
+      return out;
+    } catch (error) {
+      try {
+        await client.query("ROLLBACK");
+      } catch {
+        broken = true;
+      }
+      throw toStoreError(error, { operation, url: this.url });
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+/** Sets the per-transaction settings the RLS policies read (see `schema.ts`). */
+export async function setScope(client: pg.ClientBase, scope: Scope): Promise<void> {
+  await client.query(
+    "SELECT set_config('ferret.tenant', $1, true), set_config('ferret.roles', $2, true), set_config('ferret.all_tenants', $3, true)",
+    [scope.tenant ?? "", JSON.stringify(scope.roles ?? []), scope.allTenants ? "on" : "off"],
+  );
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** True when the principal holds `*`, which matches every ACL. */
+export function isOwner(principal: Principal): boolean {
+  return principal.roles.includes("*");
+}
+
+const BUSY = new Set(["40001", "40P01", "55P03", "57P03", "53300"]);
+const CONNECTION = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EHOSTUNREACH"]);
+
+/** A driver failure as a typed store error naming the operation; ferret errors pass through. */
+export function toStoreError(error: unknown, where: { operation: string; url?: string }): Error {
+  if (error instanceof FerretError) return error;
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const context = { code, operation: where.operation };
+  const text = `Cannot ${where.operation}: ${message}`;
+  if (typeof code === "string") {
+    if (CONNECTION.has(code)) {
+      return new StoreError(
+        `Cannot ${where.operation}: ${where.url ? redactUrl(where.url) : "the PostgreSQL server"} is not reachable (${code}).`,
+        error,
+        context,
+      );
+    }
+    if (BUSY.has(code)) return new StoreBusyError(text, error, context);
+    if (code === "53100" || code === "53200") return new StoreFullError(text, error, context);
+    if (code === "25006") return new StoreReadOnlyError(text, error, context);
+    if (code.startsWith("23")) return new StoreConstraintError(text, error, context);
+  }
+  return new StoreError(text, error, context);
+}

@@ -1,0 +1,141 @@
+/**
+ * Row-level security as the last line: queries that leave out the store's tenant and ACL predicates (as a
+ * bug, or a hand-written report) still see only what the transaction's principal may read, and run_sql
+ * reaches nothing but the principal's own tables.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACME, alice, GLOBEX, harriet, olga, seed } from "../../testing/fixtures.js";
+import { principalScope, setScope, writeScope } from "./db.js";
+import { createPostgresStore, type PostgresStore } from "./index.js";
+import { APP_ROLE } from "./schema.js";
+import { tenantSchema } from "./tables.js";
+import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+
+const servers: Promise<TestServer>[] = [];
+afterAll(async () => {
+  for (const server of servers) await (await server).stop();
+});
+
+const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
+if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
+
+for (const [kind, start] of kinds) {
+  describe(`row-level security on ${kind}`, () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      const started = start();
+      servers.push(started);
+      server = await started;
+    }, SERVER_START_MS);
+
+    /** A seeded store, and a raw connection as the role the store's connections use. */
+    async function open(): Promise<{ store: PostgresStore; raw: pg.Client; close: () => Promise<void> }> {
+      const url = await server.database();
+      const store = await createPostgresStore({ url, poolSize: 2 });
+      await seed(store);
+      const raw = new pg.Client({ connectionString: url });
+      await raw.connect();
+      await raw.query(`SET ROLE ${APP_ROLE}`);
+      return {
+        store,
+        raw,
+        close: async () => {
+          await raw.query("RESET ROLE").catch(() => {});
+          await raw.end();
+          await store.close();
+        },
+      };
+    }
+
+    /** Rows of `sql` in a transaction scoped to `scope` (no scope: nothing set, as a forgetful caller). */
+    async function scoped(raw: pg.Client, scope: Parameters<typeof setScope>[1] | undefined, sql: string) {
+      await raw.query("BEGIN");
+      try {
+        if (scope) await setScope(raw, scope);
+        return (await raw.query(sql)).rows;
+      } finally {
+        await raw.query("ROLLBACK");
+      }
+    }
+
+    it("a query without any tenant or ACL predicate sees only the scoped principal's rows", async () => {
+      const { store, raw, close } = await open();
+      try {
+        expect(store.missing.map((m) => m.feature)).not.toContain("row-level security");
+        const everything = "SELECT tenant, source, id FROM ferret.documents ORDER BY tenant, source, id";
+        // The tables hold both tenants (as the owner sees them with every tenant in scope)...
+        expect((await scoped(raw, { allTenants: true, roles: ["*"] }, everything)).map((r) => r.tenant)).toEqual(
+          expect.arrayContaining([ACME, GLOBEX]),
+        );
+        // ...but a transaction scoped to one tenant sees none of the other's, whatever the query says.
+        const forOlga = await scoped(raw, principalScope(olga), everything);
+        expect(forOlga).toEqual([{ tenant: GLOBEX, source: "handbook", id: "handbook/vacation.md" }]);
+        const crossTenant = await scoped(
+          raw,
+          principalScope(olga),
+          `SELECT count(*) AS n FROM ferret.chunks WHERE tenant = '${ACME}'`,
+        );
+        expect(crossTenant).toEqual([{ n: "0" }]);
+        // Document and source ACLs too: alice (no hr role) sees neither the hr document nor the hr source.
+        const forAlice = (await scoped(raw, principalScope(alice), everything)).map((r) => r.id);
+        expect(forAlice).toEqual(["handbook/security.md", "handbook/vacation.md"]);
+        const forHarriet = (await scoped(raw, principalScope(harriet), everything)).map((r) => r.id);
+        expect(forHarriet).toContain("salaries/2024.md");
+        expect(forHarriet).toContain("handbook/bonus.md");
+        // A transaction that set nothing sees nothing at all.
+        for (const table of ["documents", "chunks", "sources", "table_sources", "graph_mentions"]) {
+          expect(await scoped(raw, undefined, `SELECT * FROM ferret.${table}`), table).toEqual([]);
+        }
+      } finally {
+        await close();
+      }
+    });
+
+    it("refuses to write a row of another tenant than the transaction's", async () => {
+      const { raw, close } = await open();
+      try {
+        await expect(
+          scoped(
+            raw,
+            writeScope(ACME),
+            `INSERT INTO ferret.sources (tenant, name, kind, description, acl) VALUES ('${GLOBEX}', 'x', 'documents', 'x', '[]')`,
+          ),
+        ).rejects.toMatchObject({ code: "42501" });
+      } finally {
+        await close();
+      }
+    });
+
+    it("run_sql reaches only the principal's views: not ferret's tables, not another tenant's schema", async () => {
+      const { store, close } = await open();
+      try {
+        await store.putSource({ name: "tickets", tenant: GLOBEX, kind: "table", description: "G", acl: [] });
+        await store.writeTable({
+          tenant: GLOBEX,
+          source: "tickets",
+          file: "g.csv",
+          schema: { name: "secrets", primaryKey: "k", columns: [{ name: "k", type: "TEXT" }] },
+          rows: [{ k: "globex-only" }],
+        });
+        expect((await store.querySql("SELECT k FROM secrets", olga)).rows).toEqual([{ k: "globex-only" }]);
+        const attempts = [
+          "SELECT * FROM ferret.documents",
+          "SELECT * FROM documents",
+          `SELECT * FROM ${tenantSchema(GLOBEX)}.secrets`,
+          "SELECT * FROM secrets",
+          "SELECT pg_read_file('/etc/hostname')",
+          "WITH gone AS (DELETE FROM tickets RETURNING *) SELECT * FROM gone",
+        ];
+        for (const sql of attempts) {
+          await expect(store.querySql(sql, alice), sql).rejects.toMatchObject({
+            name: expect.stringMatching(/^Sql(Rejected|Invalid)Error$/),
+          });
+        }
+        expect((await store.querySql("SELECT count(*) AS n FROM tickets", alice)).rows).toEqual([{ n: 5 }]);
+      } finally {
+        await close();
+      }
+    });
+  });
+}

@@ -1,0 +1,191 @@
+import type pg from "pg";
+import type { KeywordQuery, ScoredChunk, ScoredDocument, VectorQuery } from "../../spec/store.js";
+import { mismatch } from "../sqlite/vectors.js";
+import { Params } from "./db.js";
+import { foldText, getEmbedderInfo, storedDims } from "./documents.js";
+import { chunkFilter } from "./filters.js";
+import { BM25_INDEX, TS_CONFIG } from "./schema.js";
+
+/** Columns every search selects (chunks `c`, documents `d`). */
+export const SCORED_COLUMNS = `c.rowid AS rowid, c.id AS id, c.doc_id AS doc_id, c.source AS source, c.text AS text,
+  c.section AS section, c.start AS start, c."end" AS "end", c.updated_at AS updated_at, d.title AS title`;
+
+export const JOIN_DOCUMENT = "JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id AND d.source = c.source";
+
+export interface ScoredRow {
+  rowid: number;
+  id: string;
+  doc_id: string;
+  source: string;
+  text: string;
+  section: string;
+  start: number;
+  end: number;
+  updated_at: string | null;
+  title: string;
+}
+
+export function toScoredChunk(row: ScoredRow, raw: number): ScoredChunk {
+  const section = (JSON.parse(row.section) as string[]).join(" > ");
+  const out: ScoredChunk = {
+    id: row.id,
+    docId: row.doc_id,
+    source: row.source,
+    title: row.title,
+    text: row.text,
+    score: raw,
+    raw,
+    start: row.start,
+    end: row.end,
+  };
+  if (section) out.section = section;
+  if (row.updated_at !== null) out.updatedAt = row.updated_at;
+  return out;
+}
+
+/**
+ * A tsquery text that ORs the terms, each a quoted lexeme (so nothing in a term is read as query syntax);
+ * `to_tsquery` then stems each with the store's configuration. Undefined when no term has a letter or digit.
+ */
+export function tsqueryText(terms: string[]): string | undefined {
+  const quoted = terms
+    .map((term) => foldText(term).trim())
+    .filter((term) => /[\p{L}\p{N}]/u.test(term))
+    .map((term) => `'${term.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`);
+  return quoted.length > 0 ? quoted.join(" | ") : undefined;
+}
+
+/**
+ * ts_rank_cd weights {D, C, B, A} (each at most 1): body, section and title in the ratio 1 : 1.5 : 2 of the
+ * SQLite store's bm25 weights.
+ */
+const CHUNK_WEIGHTS = "'{0.5, 0.1, 0.75, 1.0}'";
+/** Document index: opening, headings and title in the ratio 1 : 1.5 : 3. */
+const DOC_WEIGHTS = "'{0.333, 0.1, 0.5, 1.0}'";
+
+/**
+ * Keyword ranking over the chunks the principal may read: BM25 through pg_textsearch when `bm25` (its score
+ * negated), else cover density (ts_rank_cd). Matching is the tsvector's either way (GIN index, stemmed, any
+ * term), so both rank the same candidates; `raw` > 0, higher is better.
+ */
+export async function keywordSearch(
+  client: pg.ClientBase,
+  query: KeywordQuery,
+  options: { bm25: boolean } = { bm25: false },
+): Promise<ScoredChunk[]> {
+  const text = tsqueryText(query.terms);
+  const k = Math.floor(query.k);
+  if (text === undefined || k <= 0) return [];
+  const p = new Params();
+  const q = `to_tsquery('${TS_CONFIG}', ${p.add(text)})`;
+  // The sign keeps the planner off the index's own ordering, which would drop rows the filter removes.
+  const rank = options.bm25
+    ? `-(c.bm25 <@> to_bm25query(${p.add(query.terms.map(foldText).join(" "))}, '${BM25_INDEX}'))`
+    : `ts_rank_cd(${CHUNK_WEIGHTS}, c.tsv, q.q)`;
+  const filter = chunkFilter(p, query);
+  const rows = (
+    await client.query<ScoredRow & { raw: number }>(
+      `WITH q AS (SELECT ${q} AS q)
+       SELECT ${SCORED_COLUMNS}, ${rank} AS raw
+       FROM q, chunks AS c ${JOIN_DOCUMENT}
+       WHERE c.tsv @@ q.q AND ${filter}
+       ORDER BY raw DESC, c.rowid
+       LIMIT ${p.add(k)}`,
+      p.values,
+    )
+  ).rows;
+  return rows.map((row) => toScoredChunk(row, row.raw));
+}
+
+/** Keyword ranking over title, headings and opening of the documents the principal may read. */
+export async function documentSearch(client: pg.ClientBase, query: KeywordQuery): Promise<ScoredDocument[]> {
+  const text = tsqueryText(query.terms);
+  if (text === undefined || query.k <= 0) return [];
+  const p = new Params();
+  const q = `to_tsquery('${TS_CONFIG}', ${p.add(text)})`;
+  const filter = chunkFilter(p, { principal: query.principal, sources: query.sources, since: query.since }, "d", "id");
+  const rows = (
+    await client.query<{ id: string; source: string; title: string; updated_at: string | null; raw: number }>(
+      `WITH q AS (SELECT ${q} AS q)
+       SELECT d.id, d.source, d.title, d.updated_at, ts_rank_cd(${DOC_WEIGHTS}, d.doc_tsv, q.q) AS raw
+       FROM q, documents AS d
+       WHERE d.doc_tsv @@ q.q AND ${filter}
+       ORDER BY raw DESC, d.source COLLATE "C", d.id COLLATE "C"
+       LIMIT ${p.add(Math.floor(query.k))}`,
+      p.values,
+    )
+  ).rows;
+  return rows.map((row) => ({
+    docId: row.id,
+    source: row.source,
+    title: row.title,
+    raw: row.raw,
+    ...(row.updated_at !== null ? { updatedAt: row.updated_at } : {}),
+  }));
+}
+
+export interface VectorOptions {
+  /** pgvector is installed (HNSW and its distance operator). */
+  vector: boolean;
+  /** `auto` uses the HNSW index at this many vectors in a tenant. */
+  hnswThreshold: number;
+}
+
+/** Cosine kNN over the chunks the principal may read; score and raw are the cosine similarity. */
+export async function vectorSearch(
+  client: pg.ClientBase,
+  query: VectorQuery,
+  options: VectorOptions,
+): Promise<ScoredChunk[]> {
+  const k = Math.min(Math.floor(query.k), 4096);
+  if (k <= 0) return [];
+  const dims = query.vector.length;
+  const tenant = query.principal.tenant;
+  const held = await storedDims(client, tenant);
+  if (held === undefined) return [];
+  if (held !== dims) {
+    const info = await getEmbedderInfo(client, tenant);
+    throw mismatch({
+      tenant,
+      expected: { id: info?.id, dimensions: held },
+      got: { dimensions: dims },
+      where: "the query vector comes",
+    });
+  }
+  const strategy = query.strategy ?? "auto";
+  let approximate = options.vector && dims <= 2000 && strategy === "approximate";
+  if (options.vector && dims <= 2000 && strategy === "auto") {
+    const count = await client.query<{ n: number }>(
+      "SELECT count(*) AS n FROM chunks WHERE tenant = $1 AND dims = $2",
+      [tenant, dims],
+    );
+    approximate = (count.rows[0]?.n ?? 0) >= options.hnswThreshold;
+  }
+  const p = new Params();
+  const values = Array.from(query.vector, (v) => (Number.isFinite(v) ? v : 0)).join(",");
+  const vector = p.add(options.vector ? `[${values}]` : `{${values}}`);
+  const filter = chunkFilter(p, query);
+  let distance: string;
+  if (!options.vector) {
+    distance = `ferret.cosine_distance(c.embedding, ${vector}::real[])`;
+  } else if (approximate) {
+    // The expression of the partial HNSW index, so the planner can use it; iterative scans keep going
+    // past candidates the filter drops until k pass.
+    await client.query("SET LOCAL hnsw.iterative_scan = strict_order");
+    await client.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
+    distance = `(c.embedding::vector(${dims}) <=> ${vector}::vector(${dims}))`;
+  } else {
+    distance = `(c.embedding::vector <=> ${vector}::vector)`;
+  }
+  const rows = (
+    await client.query<ScoredRow & { distance: number }>(
+      `SELECT ${SCORED_COLUMNS}, ${distance} AS distance
+       FROM chunks AS c ${JOIN_DOCUMENT}
+       WHERE c.dims = ${p.add(dims)} AND ${filter}
+       ORDER BY ${distance}, c.rowid
+       LIMIT ${p.add(k)}`,
+      p.values,
+    )
+  ).rows;
+  return rows.map((row) => toScoredChunk(row, 1 - row.distance));
+}
