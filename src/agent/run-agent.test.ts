@@ -18,7 +18,7 @@ async function run(script: EngineScript, extra: Partial<Parameters<typeof askAge
     onEvent: (e) => events.push(e),
     ...extra,
   });
-  return { answer, events, engine, world, kinds: events.map((e) => e.kind) };
+  return { answer, events, engine, world, kinds: events.map((e) => e.type) };
 }
 
 describe("runAgent", () => {
@@ -40,9 +40,9 @@ describe("runAgent", () => {
       },
     ]);
     expect(answer.evidence[0]).toMatchObject({ id: "refunds.md::0", step: 1 });
-    expect(events[0]?.kind).toBe("run-start");
-    expect(events.at(-2)?.kind).toBe("answer-end");
-    expect(events.at(-1)).toMatchObject({ kind: "run-end", stopReason: "answered" });
+    expect(events[0]?.type).toBe("run-start");
+    expect(events.at(-2)?.type).toBe("answer-end");
+    expect(events.at(-1)).toMatchObject({ type: "run-end", stopReason: "answered" });
     expect(answer.steps).toBe(1);
     expect(answer.traceId).toBe(answer.runId);
   });
@@ -99,7 +99,7 @@ describe("runAgent", () => {
       ["refunds.md::0", 1],
       ["oncall.md::0", 1],
     ]);
-    const step1 = events.filter((e) => e.step === 1).map((e) => e.kind);
+    const step1 = events.filter((e) => e.step === 1).map((e) => e.type);
     // Both calls start before either ends: they ran in parallel.
     expect(step1.slice(0, 3)).toEqual(["plan", "tool-call-start", "tool-call-start"]);
     expect(answer.text).toBe("Refunds time out after 30 seconds. [1] Dana Smith is on call. [2]");
@@ -196,11 +196,11 @@ describe("runAgent", () => {
       { question: "and for refunds?", history: [{ role: "user", content: "tell me about the payment gateway" }] },
     );
     expect(events[0]).toMatchObject({
-      kind: "run-start",
+      type: "run-start",
       standaloneQuestion: "How long until a refund times out at the payment gateway?",
     });
-    const llm = events.filter((e) => e.kind === "llm-call");
-    expect(llm.map((e) => (e.kind === "llm-call" ? e.role : ""))).toEqual([
+    const llm = events.filter((e) => e.type === "llm-call");
+    expect(llm.map((e) => (e.type === "llm-call" ? e.role : ""))).toEqual([
       "rewriter",
       "router",
       "planner",
@@ -210,7 +210,7 @@ describe("runAgent", () => {
     expect(answer.usage).toMatchObject({ llmCalls: 5, inputTokens: 50, outputTokens: 9 });
     expect(answer.usage.costUsd).toBeCloseTo(0.005);
     const saved = world.store.runs.get(answer.runId);
-    expect(saved?.events.at(-1)).toMatchObject({ kind: "run-end" });
+    expect(saved?.events.at(-1)).toMatchObject({ type: "run-end" });
     expect(saved?.user).toBe("ann");
     const text = formatTrace(saved!);
     expect(text).toContain("stop reason: evidence_sufficient");

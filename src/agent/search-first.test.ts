@@ -47,7 +47,7 @@ describe("search-first routing (engine.searchFirst in mode auto)", () => {
     expect(answer.citations).toEqual([
       expect.objectContaining({ n: 1, passageId: "refunds.md::0", quote: "after 30 seconds" }),
     ]);
-    const kinds = events.map((e) => e.kind).filter((k) => k !== "llm-call");
+    const kinds = events.map((e) => e.type).filter((k) => k !== "llm-call");
     expect(kinds).toEqual([
       "run-start",
       "plan",
@@ -58,7 +58,7 @@ describe("search-first routing (engine.searchFirst in mode auto)", () => {
       "answer-end",
       "run-end",
     ]);
-    expect(events.find((e) => e.kind === "route")).toMatchObject({ step: 1, route: "rag" });
+    expect(events.find((e) => e.type === "route")).toMatchObject({ step: 1, route: "rag" });
   });
 
   it("still checks the router's citations: a quote the passage does not hold is refused", async () => {

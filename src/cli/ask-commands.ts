@@ -116,7 +116,7 @@ export function askCommand(program: Command, setExit: (code: number) => void): v
       for await (const event of ferret.stream(question, options)) {
         if (flags.stream && !flags.json) process.stderr.write(`${formatEvent(event)}\n`);
         if (flags.stream && flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
-        if (event.kind === "answer-end") answer = event.answer;
+        if (event.type === "answer-end") answer = event.answer;
       }
       if (!answer) throw new Error("the run ended without an answer");
       if (flags.stream && flags.json) return;
@@ -146,8 +146,8 @@ export function chatCommand(program: Command): void {
         if (!line) break;
         const formatEvent = createEventFormatter();
         for await (const event of ferret.stream(line, { ...askOptions({ ...flags, yes: true }), sessionId })) {
-          if (event.kind === "answer-end") process.stdout.write(`${formatAnswer(event.answer)}\n\n`);
-          else if (event.kind !== "answer-delta") process.stderr.write(`  ${formatEvent(event)}\n`);
+          if (event.type === "answer-end") process.stdout.write(`${formatAnswer(event.answer)}\n\n`);
+          else if (event.type !== "answer-delta") process.stderr.write(`  ${formatEvent(event)}\n`);
         }
         process.stdout.write("you> ");
       }

@@ -52,9 +52,9 @@ export function answer(overrides: Partial<Answer> = {}): Answer {
 
 export function searchEvents(step: number, corpus: string, docIds: string[], callId = `c${step}`): TraceEvent[] {
   return [
-    { kind: "tool-call-start", runId: "r1", step, t: 0, call: { callId, tool: "search", args: { corpus, query: "x" } } },
+    { type: "tool-call-start", runId: "r1", step, t: 0, call: { callId, tool: "search", args: { corpus, query: "x" } } },
     {
-      kind: "tool-call-end",
+      type: "tool-call-end",
       runId: "r1",
       step,
       t: 1,
