@@ -50,7 +50,7 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
       { limits: { maxSteps: 4 } },
     );
     expect(answer.stopReason).toBe("max_steps");
-    expect(answer.steps).toBe(4);
+    expect(answer.stepCount).toBe(4);
     expect(engine.calls.filter((c) => c.method === "plan")).toHaveLength(4);
     expect(answer.status).toBe("answered");
   });
@@ -82,7 +82,7 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
     });
     expect(answer.stopReason).toBe("no_progress");
     expect(world.retriever.calls).toHaveLength(1);
-    expect(answer.steps).toBe(2);
+    expect(answer.stepCount).toBe(2);
     const plan2 = events.find((e) => e.type === "plan" && e.step === 2);
     expect(plan2).toMatchObject({ calls: [] });
     expect(answer.status).toBe("answered");

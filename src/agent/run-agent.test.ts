@@ -43,7 +43,7 @@ describe("runAgent", () => {
     expect(events[0]?.type).toBe("run-start");
     expect(events.at(-2)?.type).toBe("answer-end");
     expect(events.at(-1)).toMatchObject({ type: "run-end", stopReason: "answered" });
-    expect(answer.steps).toBe(1);
+    expect(answer.stepCount).toBe(1);
     expect(answer.traceId).toBe(answer.runId);
   });
 
@@ -93,8 +93,20 @@ describe("runAgent", () => {
       }),
     });
     expect(answer.stopReason).toBe("evidence_sufficient");
-    expect(answer.steps).toBe(2);
+    expect(answer.stepCount).toBe(2);
     expect(answer.usage.toolCalls).toBe(3);
+    // The steps themselves, as the AI SDK lists them: the plan, its calls with their arguments, the grade.
+    expect(answer.steps.map((s) => [s.step, s.thought, s.toolCalls.map((c) => c.tool), s.grade?.sufficient])).toEqual([
+      [1, "two sources at once", ["search", "search"], false],
+      [2, "the document itself", ["search_by_source"], true],
+    ]);
+    expect(answer.steps[0]?.subQuestions).toEqual(["refund timeout", "who is on call"]);
+    expect(answer.steps[0]?.toolCalls[1]).toMatchObject({
+      tool: "search",
+      args: { corpus: "handbook", query: "on-call engineer payments" },
+      status: "ok",
+    });
+    expect(answer.steps[0]?.toolCalls[1]?.passages).toBeGreaterThan(0);
     expect(answer.evidence.map((e) => [e.id, e.step])).toEqual([
       ["refunds.md::0", 1],
       ["oncall.md::0", 1],

@@ -5,6 +5,7 @@ import type { TraceEvent } from "../spec/trace.js";
 import { exportRunSpans } from "../trace/otel.js";
 import { agentLoop } from "./agent-loop.js";
 import { answerPhase, describeError, type FinalContent, type LoopEnd } from "./answer-phase.js";
+import { answerSteps } from "./answer-steps.js";
 import { checkpoint } from "./checkpoints.js";
 import { type RunAgentOptions, resolveSettings } from "./options.js";
 import { ragPass } from "./rag-pass.js";
@@ -190,7 +191,8 @@ async function* finish(run: RunContext, final: FinalContent, model: string): Asy
   const answer: Answer = {
     ...final,
     evidence: state.evidence,
-    steps: run.stepsRun,
+    steps: answerSteps(run.recorder.events, run.stepsRun),
+    stepCount: run.stepsRun,
     usage,
     latencyMs: Math.max(0, run.elapsed()),
     runId: run.runId,

@@ -42,7 +42,7 @@ describe("search-first routing (engine.searchFirst in mode auto)", () => {
     expect(engine.calls[0]?.evidence).toBeGreaterThan(0);
     expect(world.retriever.calls.map((c) => c.query)).toEqual([QUESTION]);
     expect(answer.usage.llmCalls).toBe(1);
-    expect(answer).toMatchObject({ status: "answered", stopReason: "answered", steps: 1 });
+    expect(answer).toMatchObject({ status: "answered", stopReason: "answered", stepCount: 1 });
     expect(answer.text).toBe("A refund times out after 30 seconds. [1]");
     expect(answer.citations).toEqual([
       expect.objectContaining({ n: 1, passageId: "refunds.md::0", quote: "after 30 seconds" }),
@@ -102,7 +102,7 @@ describe("search-first routing (engine.searchFirst in mode auto)", () => {
     expect(plan).toMatchObject({ step: 2 });
     expect(plan?.evidence).toBeGreaterThan(0);
     expect(world.retriever.calls.map((c) => c.query)).toEqual([QUESTION, "on-call engineer payments"]);
-    expect(answer.steps).toBe(2);
+    expect(answer.stepCount).toBe(2);
   });
 
   it("drops the draft when a person rephrases the search before the answer", async () => {

@@ -192,7 +192,7 @@ export class RunService {
           keyId: caller.keyId,
           status: answer.status,
           stopReason: answer.stopReason,
-          steps: answer.steps,
+          steps: answer.stepCount,
           toolCalls: answer.usage.toolCalls,
           llmCalls: answer.usage.llmCalls,
           costUsd: answer.usage.costUsd,

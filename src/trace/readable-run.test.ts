@@ -153,17 +153,19 @@ describe("reading a trace re-checks the reader's current rights", () => {
   });
 });
 
-describe("runs saved before events were tagged by type", () => {
+describe("runs saved before events were tagged by type and steps were listed", () => {
   it("read with `type` in place of the old `kind`, and a redacted legacy run still hides the passage", async () => {
     const answer = await ferret.ask("How much does Dana Smith earn?", { principal: harriet });
     const saved = (await ferret.store.getRun(answer.runId, harriet)) as RunRecord;
     const legacy: RunRecord = {
       ...saved,
       events: (saved.events as TraceEvent[]).map(({ type, ...rest }) => ({ kind: type, ...rest })),
+      answer: { ...answer, steps: answer.stepCount, stepCount: undefined },
     };
     await ferret.store.saveRun(legacy);
     const read = await ferret.trace(answer.runId, { principal: harriet });
     expect(read?.events).toEqual(saved.events);
+    expect(read?.answer).toMatchObject({ steps: [], stepCount: answer.stepCount });
     const later = await ferret.trace(answer.runId, { principal: harrietLater });
     expect(later?.redacted?.passages).toBeGreaterThan(0);
     expect(JSON.stringify(later?.events)).not.toContain("91000");

@@ -22,18 +22,22 @@ interface DocRef {
 const refKey = (ref: DocRef) => `${ref.source}\u0000${ref.docId}`;
 
 /**
- * Runs saved before events were discriminated by `type` (as AI SDK stream parts are) tagged them `kind`;
- * they read as if saved today. The record is returned unchanged when every event has a `type`.
+ * Runs saved before events were discriminated by `type` (as AI SDK stream parts are) tagged them `kind`, and
+ * their answers' `steps` was a count; they read as if saved today (a count-only answer lists no steps). The record is returned unchanged when every event has a `type`.
  */
 export function upgradeEvents(record: RunRecord): RunRecord {
   const legacy = (e: unknown): e is { kind: unknown } =>
     typeof e === "object" && e !== null && !("type" in e) && "kind" in e;
-  if (!record.events.some(legacy)) return record;
+  const answer = record.answer as (Omit<Answer, "steps"> & { steps: unknown }) | undefined;
+  const countOnly = answer !== undefined && typeof answer.steps === "number";
+  if (!record.events.some(legacy) && !countOnly) return record;
   const events = record.events.map((e) => {
     if (!legacy(e)) return e;
     const { kind, ...rest } = e;
     return { type: kind, ...rest };
   });
+  // Answers saved before `steps` listed the steps held only their number.
+  if (countOnly) return { ...record, events, answer: { ...answer, steps: [], stepCount: answer.steps } };
   return { ...record, events };
 }
 

@@ -64,7 +64,7 @@ function answerChunks(answer: Answer, state: UiStreamState): UIMessageChunk[] {
       stopReason: answer.stopReason,
       ...(answer.reason ? { reason: answer.reason } : {}),
       ...(answer.unsupported ? { unsupported: answer.unsupported } : {}),
-      steps: answer.steps,
+      stepCount: answer.stepCount,
       usage: answer.usage,
       latencyMs: answer.latencyMs,
       model: answer.model,

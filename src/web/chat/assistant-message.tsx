@@ -30,7 +30,7 @@ function Footer({ answer }: { answer: AnswerInfo }) {
       <span title="stop reason">
         stop: <strong data-testid="stop-reason">{answer.stopReason}</strong>
       </span>
-      <span>{plural(answer.steps, "step")}</span>
+      <span>{plural(answer.stepCount, "step")}</span>
       <span>{plural(usage.toolCalls, "tool call")}</span>
       <span>{plural(usage.llmCalls, "model call")}</span>
       <span>{(usage.inputTokens + usage.outputTokens).toLocaleString()} tokens</span>

@@ -40,7 +40,7 @@ export interface AnswerInfo {
   stopReason: string;
   reason?: string;
   unsupported?: string[];
-  steps: number;
+  stepCount: number;
   usage: Usage;
   latencyMs: number;
   model: string;
