@@ -12,6 +12,7 @@ import type { IngestLimits } from "./ingest/limits.js";
 import { evalSetTenant } from "./ingest/set-tenant.js";
 import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
 import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
+import { type AddDocument, type AddOptions, addDocuments } from "./library/add-documents.js";
 import { type AsToolOptions, ferretTool, toolsOf } from "./library/as-tool.js";
 import {
   type DocumentChunk,
@@ -200,6 +201,12 @@ export interface Ferret {
   turns(sessionId: string, options?: { principal?: Principal }): Promise<SessionTurn[]>;
   /** The principal's tools, for calling them one by one with the same rights, limits and cache as a run. */
   toolbox(options?: { principal?: Principal }): Promise<Toolbox>;
+  /**
+   * Adds documents given as text to documents sources of the principal's tenant (`documents` unless a document
+   * or the options name another), chunked, embedded and hashed as ingested files are: adding the same id again
+   * replaces the document when it changed, and skips it when it did not.
+   */
+  add(documents: readonly AddDocument[], options?: AddOptions & { principal?: Principal }): Promise<IngestSummary>;
   /**
    * ferret as one AI SDK tool for another agent's `generateText`: `search` (default) returns passages,
    * `ask` runs ferret's agent and returns a cited answer.
@@ -439,6 +446,25 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
             { timeoutMs: callOptions.timeoutMs },
           ),
       };
+    },
+    async add(documents, opts = {}) {
+      const { principal: given, ...add } = opts;
+      const principal = given ?? (await ownerOf());
+      if (embedder) await checkEmbedderCompatible(s, principal.tenant, embedder);
+      const summary = await addDocuments({
+        store: s,
+        principal,
+        documents,
+        add,
+        embed: embedder
+          ? async (chunks) => {
+              await embedChunks({ embedder, store: s, chunks });
+              await checkEmbedderCompatible(s, principal.tenant, embedder);
+            }
+          : undefined,
+      });
+      for (const source of summary.sources) cache?.invalidateSource(principal.tenant, source);
+      return summary;
     },
     asTool(opts = {}) {
       return ferretTool(api, opts);

@@ -19,6 +19,7 @@ export type { IngestSummary } from "./ingest/ingest.js";
 export { DEFAULT_INGEST_LIMITS, type IngestLimits } from "./ingest/limits.js";
 export type { ApiKeyInfo, ApiKeys, CreatedKey, CreateKeyOptions, SpendLedger } from "./keys/index.js";
 export { hashKey, parseRate, utcDay } from "./keys/index.js";
+export type { AddDocument, AddOptions } from "./library/add-documents.js";
 export type { AskToolOutput, AsToolOptions, SearchToolOutput } from "./library/as-tool.js";
 export type { DocumentChunk, DocumentEntry } from "./library/documents.js";
 export type { UploadFile } from "./library/upload.js";

@@ -147,3 +147,56 @@ describe("AI SDK model objects in place of provider:model names", () => {
     }
   });
 });
+
+describe("ferret.add: in-memory documents", () => {
+  it("adds, skips unchanged, replaces changed, and answers from them with citations (Japanese, German)", async () => {
+    const f = await createFerret({ db: ":memory:", principal: owner });
+    try {
+      const docs = [
+        { id: "kb-1", title: "休暇", text: "年次休暇は毎年二十日です。", metadata: { lang: "ja" } },
+        { id: "kb-2", text: "Die Kantine öffnet um 11:30 Uhr.", source: "kantine" },
+      ];
+      const first = await f.add(docs, { source: "handbook", description: "HR handbook" });
+      expect(first).toMatchObject({ sources: ["handbook", "kantine"], added: 2, unchanged: 0 });
+      expect(first.chunks).toBeGreaterThan(0);
+      const again = await f.add(docs, { source: "handbook" });
+      expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
+      const changed = await f.add([{ id: "kb-2", text: "Die Kantine öffnet um 12:00 Uhr.", source: "kantine" }]);
+      expect(changed).toMatchObject({ updated: 1 });
+      const sources = await f.sources();
+      expect(sources.find((x) => x.name === "handbook")).toMatchObject({ kind: "documents", documents: 1 });
+      const answer = await f.ask("Wann öffnet die Kantine?");
+      expect(answer.text).toContain("12:00");
+      expect(answer.text).not.toContain("11:30");
+      expect(answer.citations[0]).toMatchObject({ source: "kantine", docId: "kb-2" });
+      const hits = await f.search("年次休暇");
+      expect(hits[0]).toMatchObject({ source: "handbook", docId: "kb-1", title: "休暇" });
+      const doc = await f.document("kb-1", { source: "handbook" });
+      expect(doc?.document.metadata).toMatchObject({ lang: "ja" });
+    } finally {
+      await f.close();
+    }
+  });
+
+  it("refuses a document without an id, a bad source name, or a duplicate id, naming the field", async () => {
+    const f = await createFerret({ db: ":memory:", principal: owner });
+    try {
+      await expect(f.add([{ id: "", text: "x" }])).rejects.toMatchObject({
+        name: "InvalidInputError",
+        context: { field: "documents[0].id" },
+      });
+      await expect(f.add([{ id: "a", text: "x", source: "Bad Name" }])).rejects.toMatchObject({
+        context: { field: "documents[0].source" },
+      });
+      await expect(
+        f.add([
+          { id: "a", text: "x" },
+          { id: "a", text: "y" },
+        ]),
+      ).rejects.toMatchObject({ context: { field: "documents[1].id" } });
+      expect(await f.sources()).toEqual([]);
+    } finally {
+      await f.close();
+    }
+  });
+});
