@@ -60,3 +60,5 @@ await ferret.close();
 JS
 node check.mjs
 echo "== installed size: $(du -sm node_modules | cut -f1) MB (node_modules of an empty project with ferret${extra:+ and ${extra[*]}})"
+echo "== largest packages (MB):"
+du -sm node_modules/* node_modules/@*/* 2>/dev/null | grep -v 'node_modules/@[^/]*$' | sort -rn | head -n 8
