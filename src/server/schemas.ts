@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { STOP_REASONS } from "../index.js";
+import { PRESET_NAMES, STOP_REASONS } from "../index.js";
 
 /** Request and response shapes: every body is validated with these, and the OpenAPI document is made from them. */
 
@@ -46,7 +46,7 @@ export const AskBodySchema = z
     question: z.string().min(1),
     sessionId: SESSION_ID.optional(),
     mode: z.enum(["auto", "rag", "agentic"]).optional(),
-    preset: z.enum(["conservative", "balanced", "thorough"]).optional(),
+    preset: z.enum(PRESET_NAMES).optional(),
     budgets: BudgetsSchema.optional(),
     checkpoints: CheckpointsSchema.optional(),
     history: z
@@ -78,7 +78,7 @@ export const StreamBodySchema = z
         messageId: z.string().max(256).optional(),
         sessionId: SESSION_ID.optional(),
         mode: z.enum(["auto", "rag", "agentic"]).optional(),
-        preset: z.enum(["conservative", "balanced", "thorough"]).optional(),
+        preset: z.enum(PRESET_NAMES).optional(),
         budgets: BudgetsSchema.optional(),
         checkpoints: CheckpointsSchema.optional(),
       })
