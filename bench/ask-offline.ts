@@ -40,7 +40,7 @@ async function atScale(ctx: BenchContext, chunks: number) {
     if (answer.status === "answered" && answer.text.includes(fact.value)) correct++;
     if (answer.citations.some((c) => c.passageId === fact.chunkId)) cited++;
   });
-  const steps = answers.reduce((n, a) => n + a.steps, 0) / Math.max(1, answers.length);
+  const steps = answers.reduce((n, a) => n + a.stepCount, 0) / Math.max(1, answers.length);
   const toolCalls = answers.reduce((n, a) => n + a.usage.toolCalls, 0) / Math.max(1, answers.length);
   return {
     label,

@@ -144,9 +144,9 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     persist,
   });
   const check = await askAgent(options(false));
-  if (check.steps !== STEPS || check.status !== "answered" || check.usage.toolCalls !== STEPS * CALLS_PER_STEP) {
+  if (check.stepCount !== STEPS || check.status !== "answered" || check.usage.toolCalls !== STEPS * CALLS_PER_STEP) {
     throw new Error(
-      `scripted run went off script: ${check.steps} steps, ${check.usage.toolCalls} calls, ${check.status}/${check.stopReason}`,
+      `scripted run went off script: ${check.stepCount} steps, ${check.usage.toolCalls} calls, ${check.status}/${check.stopReason}`,
     );
   }
   // Alternating rounds, median per variant: the first rounds pay for JIT warm-up, and the machine is noisy.

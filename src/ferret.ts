@@ -1,15 +1,19 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import type { EmbeddingModel, Tool } from "ai";
 import { type AgentMode, askAgent, runAgent } from "./agent/index.js";
 import type { AgentLimits, CheckpointRequest, CheckpointSettings } from "./agent/options.js";
+import { embedderFromModel, isEmbeddingModelObject } from "./embedders/api-embedder.js";
 import { checkEmbedderCompatible, embedChunks } from "./embedders/embed-chunks.js";
 import { resolveEmbedder } from "./embedders/resolve.js";
-import { resolveEngine } from "./engine.js";
+import { type ModelChoice, resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
 import type { IngestLimits } from "./ingest/limits.js";
 import { evalSetTenant } from "./ingest/set-tenant.js";
 import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
 import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
+import { type AddDocument, type AddOptions, addDocuments } from "./library/add-documents.js";
+import { type AsToolOptions, ferretTool, toolsOf } from "./library/as-tool.js";
 import {
   type DocumentChunk,
   type DocumentEntry,
@@ -19,6 +23,7 @@ import {
 } from "./library/documents.js";
 import { type UploadFile, uploadFiles } from "./library/upload.js";
 import { createOfflineEngine } from "./models/offline/index.js";
+import { isLanguageModelObject } from "./models/resolve.js";
 import { createSubQueryCache, type SubQueryCache } from "./retrieval/cache.js";
 import { chooseRetrieval, createHierarchicalRetriever } from "./retrieval/hierarchical.js";
 import { resolveReranker } from "./retrieval/rerank.js";
@@ -66,20 +71,26 @@ import { sqlTools } from "./tools/run-sql.js";
 import { createToolset } from "./tools/toolset.js";
 import { readableRun } from "./trace/readable-run.js";
 
+/** An AI SDK embedding model object, as opposed to a name. */
+export type EmbeddingModelObject = Exclude<EmbeddingModel, string>;
+
 export const DEFAULT_DB = ".ferret/ferret.db";
 
 export interface FerretOptions {
   /** SQLite file; default `.ferret/ferret.db`. Ignored when `store` is given. */
   db?: string;
   store?: StoreV1;
-  /** `none` (default), `local:<model>`, `openai:<model>`, `ollama:<model>`, `openai-compatible:<model>`, `hash:<dims>`, or an embedder. */
-  embedder?: string | EmbedderV1;
-  /** `offline` (default) or `provider:model`; or an engine. */
-  model?: string | AgentEngineV1;
+  /**
+   * `none` (default), `local:<model>`, `openai:<model>`, `ollama:<model>`, `openai-compatible:<model>`,
+   * `hash:<dims>`, an AI SDK embedding model (`openai.embedding("text-embedding-3-small")`), or an embedder.
+   */
+  embedder?: string | EmbeddingModelObject | EmbedderV1;
+  /** `offline` (default), `provider:model`, an AI SDK language model (`anthropic("claude-haiku-4-5")`), or an engine. */
+  model?: ModelChoice | AgentEngineV1;
   /** Refuse offline answers whose confidence is below this (0..1); default: the preset's calibrated threshold. */
   minConfidence?: number;
   /** Different models per role; unset roles use `model`. */
-  models?: { planner?: string; grader?: string; answerer?: string };
+  models?: { planner?: ModelChoice; grader?: ModelChoice; answerer?: ModelChoice };
   baseUrl?: string;
   apiKey?: string;
   /**
@@ -201,6 +212,19 @@ export interface Ferret {
   turns(sessionId: string, options?: { principal?: Principal }): Promise<SessionTurn[]>;
   /** The principal's tools, for calling them one by one with the same rights, limits and cache as a run. */
   toolbox(options?: { principal?: Principal }): Promise<Toolbox>;
+  /**
+   * Adds documents given as text to documents sources of the principal's tenant (`documents` unless a document
+   * or the options name another), chunked, embedded and hashed as ingested files are: adding the same id again
+   * replaces the document when it changed, and skips it when it did not.
+   */
+  add(documents: readonly AddDocument[], options?: AddOptions & { principal?: Principal }): Promise<IngestSummary>;
+  /**
+   * ferret as one AI SDK tool for another agent's `generateText`: `search` (default) returns passages,
+   * `ask` runs ferret's agent and returns a cited answer.
+   */
+  asTool(options?: AsToolOptions): Tool;
+  /** The principal's individual tools (the ones `ask` plans with) as AI SDK tools, keyed by name. */
+  tools(options?: { principal?: Principal }): Promise<Record<string, Tool>>;
   /** Adds files to a documents source through the ingest (see `uploadFiles`): failed and skipped files by name. */
   upload(files: readonly UploadFile[], options: FerretUploadOptions): Promise<IngestSummary>;
   /** A readable document with its chunks and their offsets, or undefined. */
@@ -236,8 +260,9 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       store = await createSqliteStore({ path });
     }
   }
-  const wanted =
-    typeof options.embedder === "object"
+  const wanted = isEmbeddingModelObject(options.embedder)
+    ? embedderFromModel(options.embedder)
+    : typeof options.embedder === "object"
       ? options.embedder
       : await resolveEmbedder({
           spec: options.embedder,
@@ -253,7 +278,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     warn(`the ${store.provider} store has no vector search: embedder ${wanted.id} is not used; search is by keyword`);
   }
   const engine =
-    typeof options.model === "object"
+    typeof options.model === "object" && !isLanguageModelObject(options.model)
       ? options.model
       : options.model && options.model !== "offline"
         ? resolveEngine({
@@ -447,6 +472,31 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
             { timeoutMs: callOptions.timeoutMs },
           ),
       };
+    },
+    async add(documents, opts = {}) {
+      const { principal: given, ...add } = opts;
+      const principal = given ?? (await ownerOf());
+      if (embedder) await checkEmbedderCompatible(s, principal.tenant, embedder);
+      const summary = await addDocuments({
+        store: s,
+        principal,
+        documents,
+        add,
+        embed: embedder
+          ? async (chunks) => {
+              await embedChunks({ embedder, store: s, chunks });
+              await checkEmbedderCompatible(s, principal.tenant, embedder);
+            }
+          : undefined,
+      });
+      for (const source of summary.sources) cache?.invalidateSource(principal.tenant, source);
+      return summary;
+    },
+    asTool(opts = {}) {
+      return ferretTool(api, opts);
+    },
+    async tools(opts = {}) {
+      return toolsOf(await api.toolbox(opts));
     },
     async upload(files, opts) {
       const principal = opts.principal ?? (await ownerOf());

@@ -2,11 +2,12 @@
 
 export type { AgentLimits, AgentMode, CheckpointRequest, CheckpointSettings } from "./agent/options.js";
 export { PRESET_NAMES, PRESETS, type PresetSettings } from "./agent/presets.js";
-export { resolveEngine } from "./engine.js";
+export { type ModelChoice, resolveEngine } from "./engine.js";
 export {
   type AskOptions,
   createFerret,
   DEFAULT_DB,
+  type EmbeddingModelObject,
   type Ferret,
   type FerretIngestOptions,
   type FerretOptions,
@@ -18,9 +19,13 @@ export type { IngestSummary } from "./ingest/ingest.js";
 export { DEFAULT_INGEST_LIMITS, type IngestLimits } from "./ingest/limits.js";
 export type { ApiKeyInfo, ApiKeys, CreatedKey, CreateKeyOptions, SpendLedger } from "./keys/index.js";
 export { hashKey, parseRate, utcDay } from "./keys/index.js";
+export type { AddDocument, AddOptions } from "./library/add-documents.js";
+export type { AskToolOutput, AsToolOptions, SearchToolOutput } from "./library/as-tool.js";
 export type { DocumentChunk, DocumentEntry } from "./library/documents.js";
 export type { UploadFile } from "./library/upload.js";
+export { ModelOutputError } from "./models/errors.js";
 export { createOfflineEngine } from "./models/offline/index.js";
+export type { LanguageModelObject } from "./models/resolve.js";
 export type { RetrieveOptions, Retriever, SearchMode } from "./retrieval/retriever.js";
 export { createRetriever } from "./retrieval/search.js";
 export * from "./spec/index.js";

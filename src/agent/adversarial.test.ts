@@ -20,7 +20,7 @@ async function run(script: EngineScript, extra: Extra = {}) {
     onEvent: (e) => events.push(e),
     ...extra,
   });
-  const errors = events.filter((e) => e.kind === "error");
+  const errors = events.filter((e) => e.type === "error");
   return { answer, events, engine, world, errors };
 }
 
@@ -50,7 +50,7 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
       { limits: { maxSteps: 4 } },
     );
     expect(answer.stopReason).toBe("max_steps");
-    expect(answer.steps).toBe(4);
+    expect(answer.stepCount).toBe(4);
     expect(engine.calls.filter((c) => c.method === "plan")).toHaveLength(4);
     expect(answer.status).toBe("answered");
   });
@@ -64,8 +64,8 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
       { plan: freshQueries(), grade: () => ({ subQuestions: [], sufficient: false, threshold: 1 }) },
       { retriever, limits: { maxSteps: 3, toolTimeoutMs: 10 } },
     );
-    const ends = events.filter((e) => e.kind === "tool-call-end");
-    expect(ends.map((e) => e.kind === "tool-call-end" && e.status)).toEqual(["timeout", "timeout", "timeout"]);
+    const ends = events.filter((e) => e.type === "tool-call-end");
+    expect(ends.map((e) => e.type === "tool-call-end" && e.status)).toEqual(["timeout", "timeout", "timeout"]);
     expect(answer).toMatchObject({ status: "refused", stopReason: "max_steps", citations: [] });
     expect(answer.text).toContain("(timeout)");
   });
@@ -82,8 +82,8 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
     });
     expect(answer.stopReason).toBe("no_progress");
     expect(world.retriever.calls).toHaveLength(1);
-    expect(answer.steps).toBe(2);
-    const plan2 = events.find((e) => e.kind === "plan" && e.step === 2);
+    expect(answer.stepCount).toBe(2);
+    const plan2 = events.find((e) => e.type === "plan" && e.step === 2);
     expect(plan2).toMatchObject({ calls: [] });
     expect(answer.status).toBe("answered");
   });
@@ -95,7 +95,7 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
       },
     });
     expect(engine.calls.filter((c) => c.method === "plan")).toHaveLength(2);
-    expect(errors.map((e) => e.kind === "error" && e.message)).toEqual([
+    expect(errors.map((e) => e.type === "error" && e.message)).toEqual([
       "the planner failed; retrying once: model returned garbage",
       "the planner failed twice; answering from one retrieval pass: model returned garbage",
     ]);
@@ -148,7 +148,7 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
     );
     expect(world.retriever.calls).toHaveLength(3);
     expect(answer.stopReason).toBe("max_tool_calls");
-    expect(events.find((e) => e.kind === "plan")).toMatchObject({
+    expect(events.find((e) => e.type === "plan")).toMatchObject({
       thought: expect.stringContaining("dropped 2 call(s)"),
     });
   });
@@ -179,7 +179,7 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
       { signal: controller.signal },
     );
     expect(answer).toMatchObject({ status: "refused", stopReason: "aborted" });
-    expect(events.at(-1)).toMatchObject({ kind: "run-end", stopReason: "aborted" });
+    expect(events.at(-1)).toMatchObject({ type: "run-end", stopReason: "aborted" });
   });
 
   it("an already aborted signal: no engine or tool call at all", async () => {
@@ -206,7 +206,7 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
         throw new Error("answerer down");
       },
     });
-    expect(errors.map((e) => e.kind === "error" && e.message.split(":")[0])).toEqual([
+    expect(errors.map((e) => e.type === "error" && e.message.split(":")[0])).toEqual([
       "the grader failed; going on ungraded",
       "the answerer failed",
     ]);
@@ -225,6 +225,6 @@ describe("adversarial runs end within budgets with the right stop reason", () =>
       onEvent: (e) => events.push(e),
     });
     expect(answer.status).toBe("answered");
-    expect(events.slice(-2).map((e) => e.kind)).toEqual(["error", "run-end"]);
+    expect(events.slice(-2).map((e) => e.type)).toEqual(["error", "run-end"]);
   });
 });

@@ -36,14 +36,14 @@ export async function* agentLoop(run: RunContext): AsyncGenerator<TraceEvent, Lo
 
     let plan = await run.callEngine("engine", (ctx) => engine.plan(state, ctx));
     if (plan.kind === "failed") {
-      run.emit({ kind: "error", step: state.step, ...describeError(plan.error, "the planner failed; retrying once") });
+      run.emit({ type: "error", step: state.step, ...describeError(plan.error, "the planner failed; retrying once") });
       plan = await run.callEngine("engine", (ctx) => engine.plan(state, ctx));
     }
     yield* run.drain();
     if (plan.kind === "stopped") return { reason: plan.reason, refuse: plan.reason === "aborted" };
     if (plan.kind === "failed") {
       run.emit({
-        kind: "error",
+        type: "error",
         step: state.step,
         ...describeError(plan.error, "the planner failed twice; answering from one retrieval pass"),
       });
@@ -67,7 +67,7 @@ export async function* agentLoop(run: RunContext): AsyncGenerator<TraceEvent, Lo
       selected.overBudget > 0 ? `dropped ${selected.overBudget} call(s) over the tool-call budget` : "",
     ].filter(Boolean);
     run.emit({
-      kind: "plan",
+      type: "plan",
       step: state.step,
       thought: notes.length > 0 ? `${planned.thought} [${notes.join("; ")}]` : planned.thought,
       subQuestions: state.subQuestions,
@@ -95,10 +95,10 @@ export async function* agentLoop(run: RunContext): AsyncGenerator<TraceEvent, Lo
       state.lastGrade = { subQuestions, sufficient, threshold };
       drafted = grade.value.answer;
       graderDone = grade.value.done === true;
-      run.emit({ kind: "grade", step: state.step, subQuestions, sufficient, threshold });
+      run.emit({ type: "grade", step: state.step, subQuestions, sufficient, threshold });
     } else {
       run.emit({
-        kind: "error",
+        type: "error",
         step: state.step,
         ...describeError(grade.error, "the grader failed; going on ungraded"),
       });

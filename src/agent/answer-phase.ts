@@ -76,7 +76,7 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
   yield* run.drain();
   if (outcome.kind === "stopped") return refuse(outcome.reason, end.detail);
   if (outcome.kind === "failed") {
-    run.emit({ kind: "error", step: state.step, ...describeError(outcome.error, "the answerer failed") });
+    run.emit({ type: "error", step: state.step, ...describeError(outcome.error, "the answerer failed") });
     yield* run.drain();
     return refuse(stopReasonFor(end.reason, true), `The answerer failed: ${messageOf(outcome.error)}`);
   }
@@ -108,7 +108,7 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
     );
   }
   for (const [i, claim] of check.claims.entries()) {
-    run.emit({ kind: "answer-delta", step: state.step, text: (i > 0 ? " " : "") + renderClaim(claim) });
+    run.emit({ type: "answer-delta", step: state.step, text: (i > 0 ? " " : "") + renderClaim(claim) });
   }
   yield* run.drain();
   return {

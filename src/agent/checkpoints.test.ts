@@ -48,7 +48,7 @@ describe("checkpoints", () => {
     expect(asked.map((r) => r.kind)).toEqual(["after_searches"]);
     expect(engine.calls.filter((c) => c.method === "plan")).toHaveLength(1);
     expect(answer).toMatchObject({ status: "answered", stopReason: "answered" });
-    expect(events.find((e) => e.kind === "checkpoint")).toMatchObject({
+    expect(events.find((e) => e.type === "checkpoint")).toMatchObject({
       checkpoint: "after_searches",
       decision: "answer_now",
     });
@@ -105,7 +105,7 @@ describe("checkpoints", () => {
       },
       { checkpoints: { afterSearches: 1 }, limits: { maxSteps: 2 } },
     );
-    expect(events.filter((e) => e.kind === "error")).toHaveLength(2);
+    expect(events.filter((e) => e.type === "error")).toHaveLength(2);
     expect(answer.stopReason).toBe("max_steps");
   });
 });

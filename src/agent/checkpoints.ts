@@ -57,13 +57,13 @@ export async function* checkpoint(
       }
     } catch (error) {
       run.emit({
-        kind: "error",
+        type: "error",
         step: state.step,
         ...describeError(error, `the ${kind} checkpoint failed; continuing`),
       });
     }
   }
-  run.emit({ kind: "checkpoint", step: state.step, checkpoint: kind, decision: decision.action });
+  run.emit({ type: "checkpoint", step: state.step, checkpoint: kind, decision: decision.action });
   yield* run.drain();
   return decision;
 }

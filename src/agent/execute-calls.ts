@@ -20,7 +20,7 @@ export interface ExecutedCalls {
 export function toolCallEnd(step: number, call: ToolCallRequest, result: ToolResult, ms: number): TraceEventInput {
   const passages = result.passages ?? [];
   return {
-    kind: "tool-call-end",
+    type: "tool-call-end",
     step,
     callId: call.callId,
     tool: call.tool,
@@ -51,7 +51,7 @@ export async function* executeCalls(
     interrupted ??= run.budgetStop("tool");
     if (interrupted) return false;
     run.usage.toolCalls++;
-    run.emit({ kind: "tool-call-start", step, call, reads: readsOf(run.toolset.get(call.tool)) });
+    run.emit({ type: "tool-call-start", step, call, reads: readsOf(run.toolset.get(call.tool)) });
     return true;
   };
   const end = (call: ToolCallRequest, result: ToolResult, ms: number) => {

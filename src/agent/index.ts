@@ -8,7 +8,6 @@ export {
   firstStop,
   isStepCount,
   type LoopSnapshot,
-  noProgress,
   type StopCondition,
   timeout,
   tokenBudget,

@@ -41,4 +41,4 @@ export const PRESETS: Readonly<Record<Preset, PresetSettings>> = Object.freeze({
   },
 });
 
-export const PRESET_NAMES = Object.keys(PRESETS) as Preset[];
+export { PRESET_NAMES } from "../spec/engine.js";

@@ -49,7 +49,7 @@ async function run(probes: { query: string; sources?: string[] }[], maxProbes?: 
 describe("engine probes", () => {
   it("run through the executor as traced probe calls and count in usage.probes, not in toolCalls", async () => {
     const { answer, events, seen } = await run([{ query: "gateway", sources: ["api_docs"] }]);
-    const starts = events.filter((e) => e.kind === "tool-call-start");
+    const starts = events.filter((e) => e.type === "tool-call-start");
     expect(starts).toEqual([
       expect.objectContaining({
         call: expect.objectContaining({
@@ -59,7 +59,7 @@ describe("engine probes", () => {
         }),
       }),
     ]);
-    expect(events.filter((e) => e.kind === "tool-call-end")).toEqual([expect.objectContaining({ purpose: "probe" })]);
+    expect(events.filter((e) => e.type === "tool-call-end")).toEqual([expect.objectContaining({ purpose: "probe" })]);
     expect(answer.usage).toMatchObject({ probes: 1, toolCalls: 0 });
     expect(seen[0]?.length).toBeGreaterThan(0);
     expect(answer.evidence).toEqual([]);
@@ -80,6 +80,6 @@ describe("engine probes", () => {
   it("never reads past the principal's sources, whatever the engine names", async () => {
     const { events, seen } = await run([{ query: "salary", sources: ["finance"] }]);
     expect(seen[0]).toEqual([]);
-    expect(events.some((e) => e.kind === "tool-call-start")).toBe(false);
+    expect(events.some((e) => e.type === "tool-call-start")).toBe(false);
   });
 });

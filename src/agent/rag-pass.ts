@@ -15,7 +15,7 @@ export async function* ragPass(
   const query = state.rephrase ?? state.standaloneQuestion;
   state.rephrase = undefined;
   const call = { callId: run.newId(), tool: "search", args: { query, k: run.settings.presetSettings.search.k } };
-  run.emit({ kind: "plan", step: state.step, thought, subQuestions: [query], calls: [call] });
+  run.emit({ type: "plan", step: state.step, thought, subQuestions: [query], calls: [call] });
   yield* run.drain();
   const executed = yield* executeCalls(run, [call]);
   if (executed.interrupted) return { reason: executed.interrupted, refuse: executed.interrupted === "aborted" };

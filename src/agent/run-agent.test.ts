@@ -18,7 +18,7 @@ async function run(script: EngineScript, extra: Partial<Parameters<typeof askAge
     onEvent: (e) => events.push(e),
     ...extra,
   });
-  return { answer, events, engine, world, kinds: events.map((e) => e.kind) };
+  return { answer, events, engine, world, kinds: events.map((e) => e.type) };
 }
 
 describe("runAgent", () => {
@@ -40,10 +40,10 @@ describe("runAgent", () => {
       },
     ]);
     expect(answer.evidence[0]).toMatchObject({ id: "refunds.md::0", step: 1 });
-    expect(events[0]?.kind).toBe("run-start");
-    expect(events.at(-2)?.kind).toBe("answer-end");
-    expect(events.at(-1)).toMatchObject({ kind: "run-end", stopReason: "answered" });
-    expect(answer.steps).toBe(1);
+    expect(events[0]?.type).toBe("run-start");
+    expect(events.at(-2)?.type).toBe("answer-end");
+    expect(events.at(-1)).toMatchObject({ type: "run-end", stopReason: "answered" });
+    expect(answer.stepCount).toBe(1);
     expect(answer.traceId).toBe(answer.runId);
   });
 
@@ -93,13 +93,25 @@ describe("runAgent", () => {
       }),
     });
     expect(answer.stopReason).toBe("evidence_sufficient");
-    expect(answer.steps).toBe(2);
+    expect(answer.stepCount).toBe(2);
     expect(answer.usage.toolCalls).toBe(3);
+    // The steps themselves, as the AI SDK lists them: the plan, its calls with their arguments, the grade.
+    expect(answer.steps.map((s) => [s.step, s.thought, s.toolCalls.map((c) => c.tool), s.grade?.sufficient])).toEqual([
+      [1, "two sources at once", ["search", "search"], false],
+      [2, "the document itself", ["search_by_source"], true],
+    ]);
+    expect(answer.steps[0]?.subQuestions).toEqual(["refund timeout", "who is on call"]);
+    expect(answer.steps[0]?.toolCalls[1]).toMatchObject({
+      tool: "search",
+      args: { corpus: "handbook", query: "on-call engineer payments" },
+      status: "ok",
+    });
+    expect(answer.steps[0]?.toolCalls[1]?.passages).toBeGreaterThan(0);
     expect(answer.evidence.map((e) => [e.id, e.step])).toEqual([
       ["refunds.md::0", 1],
       ["oncall.md::0", 1],
     ]);
-    const step1 = events.filter((e) => e.step === 1).map((e) => e.kind);
+    const step1 = events.filter((e) => e.step === 1).map((e) => e.type);
     // Both calls start before either ends: they ran in parallel.
     expect(step1.slice(0, 3)).toEqual(["plan", "tool-call-start", "tool-call-start"]);
     expect(answer.text).toBe("Refunds time out after 30 seconds. [1] Dana Smith is on call. [2]");
@@ -196,11 +208,11 @@ describe("runAgent", () => {
       { question: "and for refunds?", history: [{ role: "user", content: "tell me about the payment gateway" }] },
     );
     expect(events[0]).toMatchObject({
-      kind: "run-start",
+      type: "run-start",
       standaloneQuestion: "How long until a refund times out at the payment gateway?",
     });
-    const llm = events.filter((e) => e.kind === "llm-call");
-    expect(llm.map((e) => (e.kind === "llm-call" ? e.role : ""))).toEqual([
+    const llm = events.filter((e) => e.type === "llm-call");
+    expect(llm.map((e) => (e.type === "llm-call" ? e.role : ""))).toEqual([
       "rewriter",
       "router",
       "planner",
@@ -210,7 +222,7 @@ describe("runAgent", () => {
     expect(answer.usage).toMatchObject({ llmCalls: 5, inputTokens: 50, outputTokens: 9 });
     expect(answer.usage.costUsd).toBeCloseTo(0.005);
     const saved = world.store.runs.get(answer.runId);
-    expect(saved?.events.at(-1)).toMatchObject({ kind: "run-end" });
+    expect(saved?.events.at(-1)).toMatchObject({ type: "run-end" });
     expect(saved?.user).toBe("ann");
     const text = formatTrace(saved!);
     expect(text).toContain("stop reason: evidence_sufficient");

@@ -5,6 +5,7 @@ import type { TraceEvent } from "../spec/trace.js";
 import { exportRunSpans } from "../trace/otel.js";
 import { agentLoop } from "./agent-loop.js";
 import { answerPhase, describeError, type FinalContent, type LoopEnd } from "./answer-phase.js";
+import { answerSteps } from "./answer-steps.js";
 import { checkpoint } from "./checkpoints.js";
 import { type RunAgentOptions, resolveSettings } from "./options.js";
 import { ragPass } from "./rag-pass.js";
@@ -59,7 +60,7 @@ async function* drive(run: RunContext): AsyncGenerator<TraceEvent, Answer> {
         state.standaloneQuestion = rewritten.value.standalone.trim();
       if (rewritten.kind === "failed") {
         run.emit({
-          kind: "error",
+          type: "error",
           step: 0,
           ...describeError(rewritten.error, "rewriting the question failed; using it as asked"),
         });
@@ -67,7 +68,7 @@ async function* drive(run: RunContext): AsyncGenerator<TraceEvent, Answer> {
     }
     const { question, standaloneQuestion } = state;
     run.release(
-      { kind: "run-start", step: 0, question, standaloneQuestion, mode: settings.mode, model },
+      { type: "run-start", step: 0, question, standaloneQuestion, mode: settings.mode, model },
       run.recorder.startedAt,
     );
     yield* run.drain();
@@ -114,7 +115,7 @@ async function* drive(run: RunContext): AsyncGenerator<TraceEvent, Answer> {
       final = yield* answerPhase(run, draft && !end.refuse ? { ...end, draft } : end);
     }
   } catch (error) {
-    run.emit({ kind: "error", step: state.step, ...describeError(error, "the run failed") });
+    run.emit({ type: "error", step: state.step, ...describeError(error, "the run failed") });
     const stopReason = run.interruption() ?? "insufficient_evidence";
     const { text, reason } = refusal({
       state,
@@ -145,11 +146,11 @@ async function* decideRoute(run: RunContext): AsyncGenerator<TraceEvent, RouteDe
         routed.kind === "failed"
           ? routed.error
           : new TypeError(`unknown route '${String((routed as { value: RouteDecision }).value.route)}'`);
-      run.emit({ kind: "error", step: 0, ...describeError(error, "routing failed; using one retrieval pass") });
+      run.emit({ type: "error", step: 0, ...describeError(error, "routing failed; using one retrieval pass") });
       decision = { route: "rag", reason: "routing failed: one retrieval pass" };
     }
   }
-  run.emit({ kind: "route", step: run.state.step, route: decision.route, reason: decision.reason });
+  run.emit({ type: "route", step: run.state.step, route: decision.route, reason: decision.reason });
   yield* run.drain();
   return decision;
 }
@@ -165,7 +166,7 @@ async function* replyWithoutRetrieval(
     yield* run.drain();
     if (drafted.kind === "ok") text = drafted.value.claims.map((c) => c.text.trim()).join(" ");
     if (drafted.kind === "failed")
-      run.emit({ kind: "error", step: 0, ...describeError(drafted.error, "the answerer failed") });
+      run.emit({ type: "error", step: 0, ...describeError(drafted.error, "the answerer failed") });
     if (drafted.kind === "stopped" || text === "") {
       return yield* answerPhase(run, {
         reason: drafted.kind === "stopped" ? drafted.reason : "no_retrieval_needed",
@@ -173,7 +174,7 @@ async function* replyWithoutRetrieval(
       });
     }
   }
-  run.emit({ kind: "answer-delta", step: 0, text });
+  run.emit({ type: "answer-delta", step: 0, text });
   yield* run.drain();
   return { status: "answered", text, citations: [], stopReason: "no_retrieval_needed" };
 }
@@ -190,17 +191,18 @@ async function* finish(run: RunContext, final: FinalContent, model: string): Asy
   const answer: Answer = {
     ...final,
     evidence: state.evidence,
-    steps: run.stepsRun,
+    steps: answerSteps(run.recorder.events, run.stepsRun),
+    stepCount: run.stepsRun,
     usage,
     latencyMs: Math.max(0, run.elapsed()),
     runId: run.runId,
     traceId: run.runId,
     model,
   };
-  run.emit({ kind: "answer-end", step: state.step, answer });
+  run.emit({ type: "answer-end", step: state.step, answer });
   const at = run.now();
   const runEnd = {
-    kind: "run-end",
+    type: "run-end",
     step: state.step,
     stopReason: answer.stopReason,
     usage,
@@ -221,7 +223,7 @@ async function* finish(run: RunContext, final: FinalContent, model: string): Asy
     try {
       if (hasCapability(options.store, "runs")) await options.store.saveRun(record);
     } catch (error) {
-      run.emit({ kind: "error", step: state.step, ...describeError(error, "saving the run failed") });
+      run.emit({ type: "error", step: state.step, ...describeError(error, "saving the run failed") });
     }
   }
   run.emit(runEnd, at);

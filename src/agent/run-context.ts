@@ -215,7 +215,7 @@ export class RunContext {
       this.usage.costUsd += u.costUsd;
       tokens += u.inputTokens + u.outputTokens;
       costUsd += u.costUsd;
-      this.emit({ kind: "llm-call", step: this.state.step, ...u });
+      this.emit({ type: "llm-call", step: this.state.step, ...u });
     }
     this.estimate.tokens = Math.max(this.estimate.tokens, tokens);
     this.estimate.costUsd = Math.max(this.estimate.costUsd, costUsd);
@@ -236,7 +236,7 @@ export class RunContext {
     this.usage.probes = (this.usage.probes ?? 0) + 1;
     const call: ToolCallRequest = { callId: this.newId(), tool, args, purpose: "probe" };
     const step = this.state.step;
-    this.emit({ kind: "tool-call-start", step, call, reads: readsOf(this.probeTools.get(tool)) });
+    this.emit({ type: "tool-call-start", step, call, reads: readsOf(this.probeTools.get(tool)) });
     const running = this.callTool(call, this.probeTools).then(({ result, ms }) => {
       this.emit(toolCallEnd(step, call, result, ms));
       return PROBE_FAILED.has(result.status) ? undefined : result;

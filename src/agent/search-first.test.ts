@@ -42,12 +42,12 @@ describe("search-first routing (engine.searchFirst in mode auto)", () => {
     expect(engine.calls[0]?.evidence).toBeGreaterThan(0);
     expect(world.retriever.calls.map((c) => c.query)).toEqual([QUESTION]);
     expect(answer.usage.llmCalls).toBe(1);
-    expect(answer).toMatchObject({ status: "answered", stopReason: "answered", steps: 1 });
+    expect(answer).toMatchObject({ status: "answered", stopReason: "answered", stepCount: 1 });
     expect(answer.text).toBe("A refund times out after 30 seconds. [1]");
     expect(answer.citations).toEqual([
       expect.objectContaining({ n: 1, passageId: "refunds.md::0", quote: "after 30 seconds" }),
     ]);
-    const kinds = events.map((e) => e.kind).filter((k) => k !== "llm-call");
+    const kinds = events.map((e) => e.type).filter((k) => k !== "llm-call");
     expect(kinds).toEqual([
       "run-start",
       "plan",
@@ -58,7 +58,7 @@ describe("search-first routing (engine.searchFirst in mode auto)", () => {
       "answer-end",
       "run-end",
     ]);
-    expect(events.find((e) => e.kind === "route")).toMatchObject({ step: 1, route: "rag" });
+    expect(events.find((e) => e.type === "route")).toMatchObject({ step: 1, route: "rag" });
   });
 
   it("still checks the router's citations: a quote the passage does not hold is refused", async () => {
@@ -102,7 +102,7 @@ describe("search-first routing (engine.searchFirst in mode auto)", () => {
     expect(plan).toMatchObject({ step: 2 });
     expect(plan?.evidence).toBeGreaterThan(0);
     expect(world.retriever.calls.map((c) => c.query)).toEqual([QUESTION, "on-call engineer payments"]);
-    expect(answer.steps).toBe(2);
+    expect(answer.stepCount).toBe(2);
   });
 
   it("drops the draft when a person rephrases the search before the answer", async () => {

@@ -5,7 +5,6 @@ import {
   firstStop,
   isStepCount,
   type LoopSnapshot,
-  noProgress,
   timeout,
   tokenBudget,
   toolCallCount,
@@ -34,9 +33,6 @@ describe("stop conditions", () => {
     expect(costBudget(0.014)(base)).toBe("cost_budget");
     expect(timeout(601)(base)).toBeUndefined();
     expect(timeout(600)(base)).toBe("timeout");
-    expect(noProgress()(base)).toBeUndefined();
-    expect(noProgress()({ ...base, newCalls: 0 })).toBe("no_progress");
-    expect(noProgress()({ ...base, newCalls: 0, planDone: true })).toBeUndefined();
     expect(evidenceSufficient()({ ...base, lastGrade: { subQuestions: [], sufficient: true, threshold: 0.5 } })).toBe(
       "evidence_sufficient",
     );

@@ -53,9 +53,6 @@ export const spendCap =
   (s) =>
     remainingUsd <= 0 || s.costUsd + s.reserve.costUsd > remainingUsd ? "spend_cap" : undefined;
 
-/** The latest plan brought no new call (everything repeated, or nothing planned) without saying it was done. */
-export const noProgress = (): StopCondition => (s) => (s.newCalls === 0 && !s.planDone ? "no_progress" : undefined);
-
 export const evidenceSufficient = (): StopCondition => (s) =>
   s.lastGrade?.sufficient ? "evidence_sufficient" : undefined;
 

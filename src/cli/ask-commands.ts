@@ -115,8 +115,8 @@ async function run(
   const failures: string[] = [];
   for await (const event of ferret.stream(question, options)) {
     onEvent(event);
-    if (event.kind === "error" && INFRASTRUCTURE.has(event.name)) failures.push(event.message);
-    if (event.kind === "answer-end") answer = event.answer;
+    if (event.type === "error" && INFRASTRUCTURE.has(event.name)) failures.push(event.message);
+    if (event.type === "answer-end") answer = event.answer;
   }
   if (!answer) throw new Error("the run ended without an answer");
   return { answer, failures };

@@ -29,7 +29,7 @@ function askWith(ferret: Ferret, mode: "auto" | "rag" | "agentic"): AskFn {
     let answer: Answer | undefined;
     for await (const event of ferret.stream(q.question, { principal, history: q.history, mode })) {
       events.push(event);
-      if (event.kind === "answer-end") answer = event.answer;
+      if (event.type === "answer-end") answer = event.answer;
     }
     if (!answer) throw new Error(`question ${q.id}: the run ended without an answer`);
     return { answer, events };

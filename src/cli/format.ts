@@ -73,7 +73,7 @@ export function formatAnswer(answer: Answer): string {
     lines.push("", `Unsupported (citation failed the check): ${answer.unsupported.join(" | ")}`);
   lines.push(
     "",
-    `— ${answer.status} · stop: ${answer.stopReason} · ${answer.steps} step(s) · ${answer.usage.toolCalls} tool call(s) · ` +
+    `— ${answer.status} · stop: ${answer.stopReason} · ${answer.stepCount} step(s) · ${answer.usage.toolCalls} tool call(s) · ` +
       `${answer.usage.llmCalls} LLM call(s) · ${answer.latencyMs} ms · model ${answer.model} · run ${answer.runId}`,
   );
   return lines.join("\n");
@@ -89,6 +89,7 @@ export function answerJson(answer: Answer) {
     reason: answer.reason,
     unsupported: answer.unsupported,
     evidence: answer.evidence,
+    stepCount: answer.stepCount,
     steps: answer.steps,
     usage: answer.usage,
     latencyMs: answer.latencyMs,

@@ -58,3 +58,16 @@ export function createApiEmbedder(options: ApiEmbedderOptions): EmbedderV1 {
     },
   };
 }
+
+/** True for an AI SDK embedding model object (specification v2 or v3). */
+export function isEmbeddingModelObject(value: unknown): value is Exclude<EmbeddingModel, string> {
+  if (typeof value !== "object" || value === null) return false;
+  const v = (value as { specificationVersion?: unknown }).specificationVersion;
+  return (v === "v2" || v === "v3") && typeof (value as { doEmbed?: unknown }).doEmbed === "function";
+}
+
+/** An embedder over an embedding model object the caller built; recorded in the store as `provider:modelId`. */
+export function embedderFromModel(model: Exclude<EmbeddingModel, string>, policy: RetryPolicy = {}): EmbedderV1 {
+  const prefix = model.provider.split(".")[0] ?? model.provider;
+  return createApiEmbedder({ id: `${prefix}:${model.modelId}`, model, ...policy });
+}

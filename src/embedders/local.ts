@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EmbedderV1 } from "../spec/embedder.js";
+import { MissingDependencyError } from "../spec/errors.js";
+import { importTransformers } from "../util/optional-import.js";
 
 export interface LocalEmbedderOptions {
   /** Hugging Face model id, e.g. `Xenova/all-MiniLM-L6-v2`. */
@@ -52,7 +54,7 @@ export async function loadLocalEmbedder(options: LocalEmbedderOptions): Promise<
   timeout.catch(() => {}); // raced below; never an unhandled rejection
   let what = "cannot load transformers.js";
   try {
-    const transformers = await import("@huggingface/transformers");
+    const transformers = await importTransformers(`the local embedder local:${model}`);
     what = cached ? "cannot load the model" : "cannot download the model";
     const { env } = transformers;
     env.cacheDir = cacheDir;
@@ -80,6 +82,8 @@ export async function loadLocalEmbedder(options: LocalEmbedderOptions): Promise<
     await Promise.race([embedder.embed(["dimension probe"]), timeout]);
     return embedder;
   } catch (error) {
+    // A missing runtime is a choice to fix, not a download to retry: it is not turned into a fallback.
+    if (error instanceof MissingDependencyError) throw error;
     // A load still running after the timeout is released when (if) it finishes.
     loading?.then((late) => late.dispose()).catch(() => {});
     const reason = error instanceof LoadTimeout ? error.message : describe(error);

@@ -1,7 +1,7 @@
 import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
 import { UpstreamError } from "../spec/errors.js";
-import { retryAfterFromHeaders, withRetry } from "./retry.js";
+import { withRetry } from "./retry.js";
 
 function apiError(statusCode: number | undefined, responseHeaders?: Record<string, string>): APICallError {
   return new APICallError({
@@ -13,17 +13,6 @@ function apiError(statusCode: number | undefined, responseHeaders?: Record<strin
     isRetryable: statusCode === undefined,
   });
 }
-
-describe("retryAfterFromHeaders", () => {
-  it("reads retry-after-ms, retry-after in seconds, and retry-after as an HTTP date", () => {
-    expect(retryAfterFromHeaders({ "retry-after-ms": "250" })).toBe(250);
-    expect(retryAfterFromHeaders({ "Retry-After": "1.5" })).toBe(1500);
-    const now = Date.parse("2025-01-01T00:00:00Z");
-    expect(retryAfterFromHeaders({ "retry-after": "Wed, 01 Jan 2025 00:00:03 GMT" }, () => now)).toBe(3000);
-    expect(retryAfterFromHeaders({ "retry-after": "soon" })).toBeUndefined();
-    expect(retryAfterFromHeaders(undefined)).toBeUndefined();
-  });
-});
 
 describe("withRetry", () => {
   it("retries network failures (no status) and reports them without a status", async () => {

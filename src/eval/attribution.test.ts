@@ -10,7 +10,7 @@ import { scoreQuestion } from "./score-question.js";
 
 const NAMES = ["handbook", "orders"];
 const route = (r: "none" | "rag" | "agentic"): TraceEvent => ({
-  kind: "route",
+  type: "route",
   runId: "r",
   step: 0,
   t: 0,
@@ -18,7 +18,7 @@ const route = (r: "none" | "rag" | "agentic"): TraceEvent => ({
   reason: "",
 });
 const grade = (sufficient: boolean): TraceEvent => ({
-  kind: "grade",
+  type: "grade",
   runId: "r",
   step: 1,
   t: 0,

@@ -24,9 +24,9 @@ export interface AttributionInput {
   retrieved: readonly string[];
 }
 
-function lastOf<K extends TraceEvent["kind"]>(events: readonly TraceEvent[], kind: K) {
-  let found: Extract<TraceEvent, { kind: K }> | undefined;
-  for (const e of events) if (e.kind === kind) found = e as Extract<TraceEvent, { kind: K }>;
+function lastOf<K extends TraceEvent["type"]>(events: readonly TraceEvent[], kind: K) {
+  let found: Extract<TraceEvent, { type: K }> | undefined;
+  for (const e of events) if (e.type === kind) found = e as Extract<TraceEvent, { type: K }>;
   return found;
 }
 

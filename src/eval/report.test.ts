@@ -50,7 +50,7 @@ describe("writeReport", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(traces[0].events[0].kind).toBe("tool-call-start");
+    expect(traces[0].events[0].type).toBe("tool-call-start");
 
     const html = readFileSync(files.html, "utf8");
     expect(html).toContain('<table id="headline">');

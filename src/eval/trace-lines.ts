@@ -6,7 +6,7 @@ function short(value: unknown, max = 160): string {
 }
 
 function summary(e: TraceEvent): string {
-  switch (e.kind) {
+  switch (e.type) {
     case "run-start":
       return `${e.mode} ${e.model}: ${short(e.standaloneQuestion)}`;
     case "route":
@@ -48,11 +48,11 @@ export function traceLines(events: readonly TraceEvent[]): string[] {
   const lines: string[] = [];
   let deltas = 0;
   for (const e of events) {
-    if (e.kind === "answer-delta") {
+    if (e.type === "answer-delta") {
       deltas++;
       continue;
     }
-    lines.push(`s${e.step} +${Math.round(e.t)}ms ${e.kind} ${summary(e)}`);
+    lines.push(`s${e.step} +${Math.round(e.t)}ms ${e.type} ${summary(e)}`);
   }
   if (deltas > 0) lines.push(`(${deltas} answer-delta events)`);
   return lines;

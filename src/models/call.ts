@@ -4,9 +4,9 @@
  */
 import type { LlmUsage } from "../spec/engine.js";
 import { UpstreamError } from "../spec/errors.js";
+import { errorStatus, isRetryable, type RetryPolicy, retryAfterMs, type Sleep, withRetry } from "../util/retry.js";
 import { callCost } from "./pricing.js";
 import type { ResolvedModel } from "./resolve.js";
-import { errorStatus, isRetryable, type RetryPolicy, retryAfterMs, type Sleep, withRetry } from "./retry.js";
 
 export type LlmRole = LlmUsage["role"];
 

@@ -1,6 +1,7 @@
 /** The LLM engine: the thinking parts of the agent loop (rewrite, route, plan, grade, answer) on real models. */
 import type { AgentEngineV1, AgentState, EngineContext, PlanResult } from "../spec/engine.js";
 import { UpstreamError } from "../spec/errors.js";
+import type { RetryPolicy, Sleep } from "../util/retry.js";
 import { answerFromEvidence } from "./answer.js";
 import { type AnswerStream, streamAnswer } from "./answer-stream.js";
 import type { CallSettings } from "./call.js";
@@ -8,7 +9,6 @@ import { gradeEvidence } from "./grade.js";
 import { planWithTools } from "./plan.js";
 import { planWithText } from "./plan-text.js";
 import type { ResolvedModel } from "./resolve.js";
-import type { RetryPolicy, Sleep } from "./retry.js";
 import { rewriteQuestion } from "./rewrite.js";
 import { routeQuestion } from "./route.js";
 

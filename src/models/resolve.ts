@@ -11,10 +11,14 @@ import { lookupPricing, type ModelPricing, type PriceOverride } from "./pricing.
 export const PROVIDERS = ["openai", "anthropic", "ollama", "openai-compatible"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
+/** An AI SDK language model object (what `openai("gpt-4o-mini")` returns), as opposed to a name. */
+export type LanguageModelObject = Exclude<LanguageModel, string>;
+
 export interface ResolvedModel {
-  /** `provider:model`, as given. */
+  /** `provider:model`, as given (for a model object: its provider's name, then its model id). */
   id: string;
-  provider: Provider;
+  /** `other` for a model object of a provider ferret does not name. */
+  provider: Provider | "other";
   /** The model id sent to the API. */
   modelId: string;
   model: LanguageModel;
@@ -136,4 +140,33 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
     structuredOutputs: provider === "openai-compatible" ? (entry?.structuredOutputs ?? false) : true,
     pricing: lookupPricing({ id, override: options.pricing ?? entry?.pricing }),
   };
+}
+
+/**
+ * A model object the caller built with any AI SDK provider. Its id (`openai:gpt-4o-mini` for a model whose
+ * provider is `openai.chat`) names it in traces and finds its price; tool calling is assumed unless told.
+ */
+export function fromLanguageModel(
+  model: LanguageModelObject,
+  options: { supportsTools?: boolean; pricing?: PriceOverride } = {},
+): ResolvedModel {
+  const prefix = model.provider.split(".")[0] ?? model.provider;
+  const provider: Provider | "other" = isProvider(prefix) ? prefix : "other";
+  const id = `${prefix}:${model.modelId}`;
+  return {
+    id,
+    provider,
+    modelId: model.modelId,
+    model,
+    supportsTools: options.supportsTools ?? true,
+    structuredOutputs: provider !== "openai-compatible" && provider !== "other",
+    pricing: lookupPricing({ id, override: options.pricing }),
+  };
+}
+
+/** True for an AI SDK language model object (specification v2 or v3). */
+export function isLanguageModelObject(value: unknown): value is LanguageModelObject {
+  if (typeof value !== "object" || value === null) return false;
+  const v = (value as { specificationVersion?: unknown }).specificationVersion;
+  return (v === "v2" || v === "v3") && typeof (value as { doGenerate?: unknown }).doGenerate === "function";
 }

@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { MissingDependencyError } from "../spec/errors.js";
 import type { RerankerV1 } from "../spec/reranker.js";
+import { importTransformers } from "../util/optional-import.js";
 import { orderByScores } from "./rerank-lexical.js";
 
 export interface LocalRerankerOptions {
@@ -83,7 +85,7 @@ export async function loadLocalReranker(options: LocalRerankerOptions): Promise<
   timeout.catch(() => {});
   let what = "cannot load transformers.js";
   try {
-    const transformers = await import("@huggingface/transformers");
+    const transformers = await importTransformers(`the local reranker local:${model}`);
     what = cached ? "cannot load the model" : "cannot download the model";
     const { env, AutoTokenizer, AutoModelForSequenceClassification } = transformers;
     env.cacheDir = cacheDir;
@@ -120,6 +122,7 @@ export async function loadLocalReranker(options: LocalRerankerOptions): Promise<
     await Promise.race([score("probe", ["probe"]), timeout]);
     return reranker;
   } catch (error) {
+    if (error instanceof MissingDependencyError) throw error;
     loading?.then(([, late]) => late.dispose()).catch(() => {});
     const reason = error instanceof Error ? error.message : String(error);
     options.onWarning?.(`local re-ranker ${model}: ${what} (${oneLine(reason)}); answering without re-ranking`);

@@ -137,7 +137,7 @@ export class RunService {
   async ask(caller: Caller, request: RunRequest, options: StartOptions = {}): Promise<Answer> {
     let answer: Answer | undefined;
     for await (const event of await this.start(caller, request, options)) {
-      if (event.kind === "answer-end") answer = event.answer;
+      if (event.type === "answer-end") answer = event.answer;
     }
     if (!answer) throw new Error("the run ended without an answer");
     return answer;
@@ -163,13 +163,13 @@ export class RunService {
 
   async #count(caller: Caller, request: RunRequest, event: TraceEvent): Promise<void> {
     const m = this.#metrics;
-    if (event.kind === "tool-call-end") m.toolCalls.inc({ tool: event.tool, status: event.status });
-    else if (event.kind === "llm-call") {
+    if (event.type === "tool-call-end") m.toolCalls.inc({ tool: event.tool, status: event.status });
+    else if (event.type === "llm-call") {
       m.llmCalls.inc({ role: event.role, model: event.model });
       m.tokens.inc({ direction: "input" }, event.inputTokens);
       m.tokens.inc({ direction: "output" }, event.outputTokens);
       m.cost.inc({}, event.costUsd);
-    } else if (event.kind === "answer-end") {
+    } else if (event.type === "answer-end") {
       const { answer } = event;
       m.runs.inc({ status: answer.status, stop_reason: answer.stopReason });
       if (answer.status === "refused") m.refusals.inc({ stop_reason: answer.stopReason });
@@ -192,7 +192,7 @@ export class RunService {
           keyId: caller.keyId,
           status: answer.status,
           stopReason: answer.stopReason,
-          steps: answer.steps,
+          steps: answer.stepCount,
           toolCalls: answer.usage.toolCalls,
           llmCalls: answer.usage.llmCalls,
           costUsd: answer.usage.costUsd,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { STOP_REASONS } from "../index.js";
+import { PRESET_NAMES, STOP_REASONS } from "../index.js";
 
 /** Request and response shapes: every body is validated with these, and the OpenAPI document is made from them. */
 
@@ -46,7 +46,7 @@ export const AskBodySchema = z
     question: z.string().min(1),
     sessionId: SESSION_ID.optional(),
     mode: z.enum(["auto", "rag", "agentic"]).optional(),
-    preset: z.enum(["conservative", "balanced", "thorough"]).optional(),
+    preset: z.enum(PRESET_NAMES).optional(),
     budgets: BudgetsSchema.optional(),
     checkpoints: CheckpointsSchema.optional(),
     history: z
@@ -78,7 +78,7 @@ export const StreamBodySchema = z
         messageId: z.string().max(256).optional(),
         sessionId: SESSION_ID.optional(),
         mode: z.enum(["auto", "rag", "agentic"]).optional(),
-        preset: z.enum(["conservative", "balanced", "thorough"]).optional(),
+        preset: z.enum(PRESET_NAMES).optional(),
         budgets: BudgetsSchema.optional(),
         checkpoints: CheckpointsSchema.optional(),
       })
@@ -102,6 +102,27 @@ export const UsageSchema = z
   })
   .openapi("Usage");
 
+const AnswerStepSchema = z
+  .object({
+    step: z.number(),
+    thought: z.string().optional(),
+    subQuestions: z.array(z.string()).optional(),
+    toolCalls: z.array(
+      z.object({
+        callId: z.string(),
+        tool: z.string(),
+        args: z.record(z.string(), z.unknown()),
+        status: z.string(),
+        passages: z.number(),
+        rows: z.number().optional(),
+        cached: z.boolean().optional(),
+        ms: z.number(),
+      }),
+    ),
+    grade: z.object({ sufficient: z.boolean(), threshold: z.number() }).optional(),
+  })
+  .openapi("AnswerStep");
+
 export const AnswerSchema = z
   .object({
     status: z.enum(["answered", "partial", "refused"]),
@@ -110,7 +131,8 @@ export const AnswerSchema = z
     stopReason: z.enum(STOP_REASONS),
     reason: z.string().optional(),
     unsupported: z.array(z.string()).optional(),
-    steps: z.number(),
+    steps: z.array(AnswerStepSchema),
+    stepCount: z.number(),
     usage: UsageSchema,
     latencyMs: z.number(),
     runId: z.string(),

@@ -1,4 +1,5 @@
 import type { Passage } from "./passage.js";
+import type { ToolStatus } from "./tool-result.js";
 
 export const STOP_REASONS = [
   "answered",
@@ -45,6 +46,30 @@ export interface EvidenceItem extends Passage {
   callId: string;
 }
 
+/** A tool call the plan made in a step, as the step's `tool-call-end` event reported it. */
+export interface StepToolCall {
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  status: ToolStatus;
+  /** Passages the call returned. */
+  passages: number;
+  rows?: number;
+  cached?: boolean;
+  ms: number;
+}
+
+/** One step of the loop: what it planned, the calls it made, and how the evidence was graded after them. */
+export interface AnswerStep {
+  /** 1 for the first step (the answer phase and routing, step 0, are not steps). */
+  step: number;
+  thought?: string;
+  subQuestions?: string[];
+  toolCalls: StepToolCall[];
+  /** Absent when the step ended before grading (a budget or a stop). */
+  grade?: { sufficient: boolean; threshold: number };
+}
+
 export interface Answer {
   status: "answered" | "partial" | "refused";
   text: string;
@@ -57,7 +82,9 @@ export interface Answer {
   /** Claims whose citations failed the check. */
   unsupported?: string[];
   evidence: EvidenceItem[];
-  steps: number;
+  /** The steps the loop ran, in order (as the AI SDK's `steps`); see `stepCount` for just the number. */
+  steps: AnswerStep[];
+  stepCount: number;
   usage: Usage;
   latencyMs: number;
   runId: string;

@@ -26,7 +26,9 @@ export interface ToolDescriptor {
   cacheable?: boolean;
 }
 
-export type Preset = "conservative" | "balanced" | "thorough";
+/** The behaviour presets, by name: their settings live in `agent/presets.ts` (and the offline engine's own part). */
+export const PRESET_NAMES = ["conservative", "balanced", "thorough"] as const;
+export type Preset = (typeof PRESET_NAMES)[number];
 
 export interface CallRecord {
   call: ToolCallRequest;

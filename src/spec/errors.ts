@@ -217,3 +217,16 @@ export class SqlLimitError extends StoreQueryError {
     if (options.capBytes !== undefined) this.capBytes = options.capBytes;
   }
 }
+
+/** An optional package a chosen feature needs is not installed (`local:` embedders and rerankers need one). */
+export class MissingDependencyError extends FerretError {
+  readonly packageName: string;
+  constructor(packageName: string, feature: string, cause?: unknown) {
+    super(
+      "MissingDependencyError",
+      `${feature} needs the optional package ${packageName}, which is not installed: run \`npm install ${packageName}\` (or choose another embedder, e.g. none or openai:<model>).`,
+      { category: "user", cause, context: { package: packageName, feature } },
+    );
+    this.packageName = packageName;
+  }
+}

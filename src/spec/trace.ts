@@ -44,17 +44,17 @@ export type CheckpointDecision =
   | { action: "stop" };
 
 export type TraceEvent =
-  | (EventBase & { kind: "run-start"; question: string; standaloneQuestion: string; mode: string; model: string })
-  | (EventBase & { kind: "route"; route: Route; reason: string })
-  | (EventBase & { kind: "plan"; thought: string; subQuestions: string[]; calls: ToolCallRequest[] })
+  | (EventBase & { type: "run-start"; question: string; standaloneQuestion: string; mode: string; model: string })
+  | (EventBase & { type: "route"; route: Route; reason: string })
+  | (EventBase & { type: "plan"; thought: string; subQuestions: string[]; calls: ToolCallRequest[] })
   | (EventBase & {
-      kind: "tool-call-start";
+      type: "tool-call-start";
       call: ToolCallRequest;
       /** What the tool reads, from its definition (absent in runs saved before tools declared it). */
       reads?: ToolReads;
     })
   | (EventBase & {
-      kind: "tool-call-end";
+      type: "tool-call-end";
       callId: string;
       tool: string;
       status: ToolStatus;
@@ -67,10 +67,10 @@ export type TraceEvent =
       purpose?: "probe";
       ms: number;
     })
-  | (EventBase & { kind: "grade"; subQuestions: SubQuestionGrade[]; sufficient: boolean; threshold: number })
-  | (EventBase & { kind: "checkpoint"; checkpoint: CheckpointKind; decision?: CheckpointDecision["action"] })
+  | (EventBase & { type: "grade"; subQuestions: SubQuestionGrade[]; sufficient: boolean; threshold: number })
+  | (EventBase & { type: "checkpoint"; checkpoint: CheckpointKind; decision?: CheckpointDecision["action"] })
   | (EventBase & {
-      kind: "llm-call";
+      type: "llm-call";
       role: "router" | "planner" | "grader" | "answerer" | "rewriter";
       model: string;
       inputTokens: number;
@@ -78,9 +78,9 @@ export type TraceEvent =
       costUsd: number;
       ms: number;
     })
-  | (EventBase & { kind: "answer-delta"; text: string })
-  | (EventBase & { kind: "answer-end"; answer: Answer })
-  | (EventBase & { kind: "run-end"; stopReason: StopReason; usage: Usage; ms: number })
-  | (EventBase & { kind: "error"; message: string; name: string; cause?: string });
+  | (EventBase & { type: "answer-delta"; text: string })
+  | (EventBase & { type: "answer-end"; answer: Answer })
+  | (EventBase & { type: "run-end"; stopReason: StopReason; usage: Usage; ms: number })
+  | (EventBase & { type: "error"; message: string; name: string; cause?: string });
 
-export type TraceEventKind = TraceEvent["kind"];
+export type TraceEventType = TraceEvent["type"];

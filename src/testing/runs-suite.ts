@@ -23,7 +23,7 @@ export function runRunsSuite(name: string, open: OpenStore): void {
       user: "alice",
       question: "How many days?",
       startedAt: "2024-06-01T10:00:00Z",
-      events: [{ kind: "run-start" }],
+      events: [{ type: "run-start" }],
       answer: { status: "answered" },
       sources: ["handbook", "tickets"],
     };
@@ -35,7 +35,7 @@ export function runRunsSuite(name: string, open: OpenStore): void {
       expect(await store.getRun("run-1", harriet)).toBeUndefined();
       expect(await store.getRun("run-1", olga)).toBeUndefined();
       expect(await store.getRun("nope", alice)).toBeUndefined();
-      await store.saveRun({ ...run, events: [...run.events, { kind: "run-end" }] });
+      await store.saveRun({ ...run, events: [...run.events, { type: "run-end" }] });
       expect((await store.getRun("run-1", alice))?.events).toHaveLength(2);
       await expect(store.saveRun({ ...run, tenant: GLOBEX, user: "olga" })).rejects.toThrow();
       expect((await store.getRun("run-1", alice))?.tenant).toBe(ACME);

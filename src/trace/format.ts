@@ -2,7 +2,7 @@ import type { Answer, Usage } from "../spec/answer.js";
 import type { RunRecord } from "../spec/store.js";
 import type { ToolCallRequest, TraceEvent } from "../spec/trace.js";
 
-type Of<K extends TraceEvent["kind"]> = Extract<TraceEvent, { kind: K }>;
+type Of<K extends TraceEvent["type"]> = Extract<TraceEvent, { type: K }>;
 
 /** What a call does, in words: `searching api_docs for 'refund timeout'`. */
 export function describeCall(call: Pick<ToolCallRequest, "tool" | "args" | "purpose">): string {
@@ -44,7 +44,7 @@ export function formatMs(ms: number): string {
 
 /** One line for live rendering. Give the matching start call to a tool-call-end to name what was searched. */
 export function formatEvent(e: TraceEvent, options: { call?: ToolCallRequest } = {}): string {
-  switch (e.kind) {
+  switch (e.type) {
     case "run-start":
       return `run ${e.runId}: ${JSON.stringify(e.question)}${e.standaloneQuestion !== e.question ? ` (as ${JSON.stringify(e.standaloneQuestion)})` : ""} [mode ${e.mode}, model ${e.model}]`;
     case "route":
@@ -79,8 +79,8 @@ export function formatEvent(e: TraceEvent, options: { call?: ToolCallRequest } =
 export function createEventFormatter(): (e: TraceEvent) => string {
   const calls = new Map<string, ToolCallRequest>();
   return (e) => {
-    if (e.kind === "tool-call-start") calls.set(e.call.callId, e.call);
-    return formatEvent(e, e.kind === "tool-call-end" ? { call: calls.get(e.callId) } : {});
+    if (e.type === "tool-call-start") calls.set(e.call.callId, e.call);
+    return formatEvent(e, e.type === "tool-call-end" ? { call: calls.get(e.callId) } : {});
   };
 }
 
@@ -99,13 +99,13 @@ export function formatTrace(record: RunRecord): string {
     "",
   ];
   for (const e of events) {
-    if (e.kind === "answer-delta") continue;
+    if (e.type === "answer-delta") continue;
     lines.push(`${`+${formatMs(e.t)}`.padStart(9)}  ${`[${e.step}]`.padEnd(4)} ${format(e)}`);
   }
-  const end = events.findLast((e): e is Of<"run-end"> => e.kind === "run-end");
+  const end = events.findLast((e): e is Of<"run-end"> => e.type === "run-end");
   const answer =
     (record.answer as Answer | undefined) ??
-    events.findLast((e): e is Of<"answer-end"> => e.kind === "answer-end")?.answer;
+    events.findLast((e): e is Of<"answer-end"> => e.type === "answer-end")?.answer;
   lines.push("");
   if (end) {
     lines.push(`stop reason: ${end.stopReason}`, `time: ${formatMs(end.ms)}`, `usage: ${formatUsage(end.usage)}`);

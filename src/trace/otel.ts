@@ -18,7 +18,7 @@ export interface SpanSpec {
   children: SpanSpec[];
 }
 
-type Of<K extends TraceEvent["kind"]> = Extract<TraceEvent, { kind: K }>;
+type Of<K extends TraceEvent["type"]> = Extract<TraceEvent, { type: K }>;
 
 const FAILED_TOOL = new Set(["error", "timeout", "rate_limited", "denied"]);
 
@@ -80,10 +80,10 @@ export function agentAttributes(start: Of<"run-start"> | undefined, end: Of<"run
 export function spansFromEvents(options: { events: readonly TraceEvent[]; startedAt: number }): SpanSpec {
   const { events, startedAt } = options;
   const at = (t: number) => startedAt + t;
-  const first = events.find((e): e is Of<"run-start"> => e.kind === "run-start");
-  const last = events.findLast((e): e is Of<"run-end"> => e.kind === "run-end");
+  const first = events.find((e): e is Of<"run-start"> => e.type === "run-start");
+  const last = events.findLast((e): e is Of<"run-end"> => e.type === "run-end");
   const ends = new Map<string, Of<"tool-call-end">>();
-  for (const e of events) if (e.kind === "tool-call-end") ends.set(e.callId, e);
+  for (const e of events) if (e.type === "tool-call-end") ends.set(e.callId, e);
   const endMs = at(events.at(-1)?.t ?? 0);
   const root: SpanSpec = {
     name: `invoke_agent ${AGENT_NAME}`,
@@ -96,7 +96,7 @@ export function spansFromEvents(options: { events: readonly TraceEvent[]; starte
   };
   if (last && (last.stopReason === "aborted" || last.stopReason === "fallback")) root.error = last.stopReason;
   for (const e of events) {
-    if (e.kind === "llm-call") {
+    if (e.type === "llm-call") {
       root.children.push({
         name: `chat ${e.model}`,
         kind: SpanKind.CLIENT,
@@ -105,7 +105,7 @@ export function spansFromEvents(options: { events: readonly TraceEvent[]; starte
         attributes: llmCallAttributes(e),
         children: [],
       });
-    } else if (e.kind === "tool-call-start") {
+    } else if (e.type === "tool-call-start") {
       const end = ends.get(e.call.callId);
       const span: SpanSpec = {
         name: `execute_tool ${e.call.tool}`,
@@ -135,7 +135,7 @@ export function spansFromEvents(options: { events: readonly TraceEvent[]; starte
         });
       }
       root.children.push(span);
-    } else if (e.kind === "error") {
+    } else if (e.type === "error") {
       root.events?.push({
         name: "ferret.error",
         atMs: at(e.t),

@@ -7,7 +7,7 @@ import type { Principal } from "../spec/principal.js";
 import type { RunRecord } from "../spec/store.js";
 import type { TraceEvent } from "../spec/trace.js";
 import { formatTrace } from "./format.js";
-import { REDACTED, REDACTED_ANSWER, readableRun } from "./readable-run.js";
+import { REDACTED, REDACTED_ANSWER, readableRun, upgradeEvents } from "./readable-run.js";
 
 const SALARY = "Dana Smith earns 91000 euros per year.";
 const LEAVE = "Parental leave lasts 20 weeks at full pay.";
@@ -44,7 +44,7 @@ afterEach(async () => {
 });
 
 const passagesOf = (record: RunRecord) =>
-  (record.events as TraceEvent[]).flatMap((e) => (e.kind === "tool-call-end" ? e.passages : []));
+  (record.events as TraceEvent[]).flatMap((e) => (e.type === "tool-call-end" ? e.passages : []));
 
 describe("reading a trace re-checks the reader's current rights", () => {
   it("shows the run whole while the reader may read all it read", async () => {
@@ -72,17 +72,17 @@ describe("reading a trace re-checks the reader's current rights", () => {
     expect(passagesOf(record!).filter((p) => p.source === "hr")).toEqual([]);
     expect(passagesOf(record!).some((p) => p.id === REDACTED)).toBe(true);
     const events = record!.events as TraceEvent[];
-    expect(events.some((e) => e.kind === "answer-delta")).toBe(false);
-    const end = events.find((e) => e.kind === "answer-end");
-    expect(end?.kind === "answer-end" && end.answer.text).toBe(REDACTED_ANSWER);
+    expect(events.some((e) => e.type === "answer-delta")).toBe(false);
+    const end = events.find((e) => e.type === "answer-end");
+    expect(end?.type === "answer-end" && end.answer.text).toBe(REDACTED_ANSWER);
     // Its shape stays: the question, the steps, the tools and the stop reason.
     expect(record!.question).toBe("How much does Dana Smith earn?");
-    expect(events.map((e) => e.kind)).toEqual(
+    expect(events.map((e) => e.type)).toEqual(
       ((await ferret.store.getRun(answer.runId, harriet))!.events as TraceEvent[])
-        .map((e) => e.kind)
+        .map((e) => e.type)
         .filter((k) => k !== "answer-delta"),
     );
-    expect(events.at(-1)?.kind).toBe("run-end");
+    expect(events.at(-1)?.type).toBe("run-end");
   });
 
   it("leaves a run alone that read nothing the reader lost", async () => {
@@ -105,14 +105,14 @@ describe("reading a trace re-checks the reader's current rights", () => {
     const sam: Principal = { tenant: "default", user: "sam", roles: ["support"] };
     const answer = await ferret.ask("How many tickets are open?", { principal: sam });
     const tools = (await ferret.store.getRun(answer.runId, sam))!.events as TraceEvent[];
-    expect(tools.some((e) => e.kind === "tool-call-start" && e.call.tool === "run_sql")).toBe(true);
+    expect(tools.some((e) => e.type === "tool-call-start" && e.call.tool === "run_sql")).toBe(true);
     expect((await ferret.trace(answer.runId, { principal: sam }))?.redacted).toBeUndefined();
 
     const record = await ferret.trace(answer.runId, { principal: { ...sam, roles: [] } });
-    const end = (record!.events as TraceEvent[]).find((e) => e.kind === "answer-end");
-    expect(end?.kind === "answer-end" && end.answer.text).toBe(REDACTED_ANSWER);
+    const end = (record!.events as TraceEvent[]).find((e) => e.type === "answer-end");
+    expect(end?.type === "answer-end" && end.answer.text).toBe(REDACTED_ANSWER);
     for (const e of record!.events as TraceEvent[]) {
-      if (e.kind === "tool-call-start") expect(e.call.args).toEqual({});
+      if (e.type === "tool-call-start") expect(e.call.args).toEqual({});
     }
   });
 
@@ -125,14 +125,14 @@ describe("reading a trace re-checks the reader's current rights", () => {
       startedAt: "2026-01-01T00:00:00Z",
       events: [
         {
-          kind: "tool-call-start",
+          type: "tool-call-start",
           runId: "old",
           step: 1,
           t: 0,
           call: { callId: "c1", tool: "run_sql", args: { sql: "SELECT 2" } },
         },
         {
-          kind: "tool-call-end",
+          type: "tool-call-end",
           runId: "old",
           step: 1,
           t: 1,
@@ -150,5 +150,25 @@ describe("reading a trace re-checks the reader's current rights", () => {
     expect(seen.redacted).toEqual({ passages: 0 });
     expect((seen.events[0] as { call: { args: unknown } }).call.args).toEqual({});
     expect(await readableRun({ record, store: ferret.store, principal: owner })).toBe(record);
+  });
+});
+
+describe("runs saved before events were tagged by type and steps were listed", () => {
+  it("read with `type` in place of the old `kind`, and a redacted legacy run still hides the passage", async () => {
+    const answer = await ferret.ask("How much does Dana Smith earn?", { principal: harriet });
+    const saved = (await ferret.store.getRun(answer.runId, harriet)) as RunRecord;
+    const legacy: RunRecord = {
+      ...saved,
+      events: (saved.events as TraceEvent[]).map(({ type, ...rest }) => ({ kind: type, ...rest })),
+      answer: { ...answer, steps: answer.stepCount, stepCount: undefined },
+    };
+    await ferret.store.saveRun(legacy);
+    const read = await ferret.trace(answer.runId, { principal: harriet });
+    expect(read?.events).toEqual(saved.events);
+    expect(read?.answer).toMatchObject({ steps: [], stepCount: answer.stepCount });
+    const later = await ferret.trace(answer.runId, { principal: harrietLater });
+    expect(later?.redacted?.passages).toBeGreaterThan(0);
+    expect(JSON.stringify(later?.events)).not.toContain("91000");
+    expect(upgradeEvents(saved)).toBe(saved);
   });
 });

@@ -21,13 +21,33 @@ interface DocRef {
 
 const refKey = (ref: DocRef) => `${ref.source}\u0000${ref.docId}`;
 
+/**
+ * Runs saved before events were discriminated by `type` (as AI SDK stream parts are) tagged them `kind`, and
+ * their answers' `steps` was a count; they read as if saved today (a count-only answer lists no steps). The record is returned unchanged when every event has a `type`.
+ */
+export function upgradeEvents(record: RunRecord): RunRecord {
+  const legacy = (e: unknown): e is { kind: unknown } =>
+    typeof e === "object" && e !== null && !("type" in e) && "kind" in e;
+  const answer = record.answer as (Omit<Answer, "steps"> & { steps: unknown }) | undefined;
+  const countOnly = answer !== undefined && typeof answer.steps === "number";
+  if (!record.events.some(legacy) && !countOnly) return record;
+  const events = record.events.map((e) => {
+    if (!legacy(e)) return e;
+    const { kind, ...rest } = e;
+    return { type: kind, ...rest };
+  });
+  // Answers saved before `steps` listed the steps held only their number.
+  if (countOnly) return { ...record, events, answer: { ...answer, steps: [], stepCount: answer.steps } };
+  return { ...record, events };
+}
+
 /** Every document a run was shown: the passages of its tool results and of its answer's evidence. */
 export function documentsRead(record: RunRecord): DocRef[] {
   const refs = new Map<string, DocRef>();
   const add = (ref: DocRef) => refs.set(refKey(ref), { source: ref.source, docId: ref.docId });
   for (const event of record.events as TraceEvent[]) {
-    if (event?.kind === "tool-call-end") for (const p of event.passages ?? []) add(p);
-    if (event?.kind === "answer-end") for (const e of event.answer?.evidence ?? []) add(e);
+    if (event?.type === "tool-call-end") for (const p of event.passages ?? []) add(p);
+    if (event?.type === "answer-end") for (const e of event.answer?.evidence ?? []) add(e);
   }
   for (const e of (record.answer as Answer | undefined)?.evidence ?? []) add(e);
   return [...refs.values()];
@@ -37,8 +57,8 @@ export function documentsRead(record: RunRecord): DocRef[] {
 function usedTables(record: RunRecord): boolean {
   return (record.events as TraceEvent[]).some(
     (e) =>
-      (e?.kind === "tool-call-end" && LEGACY_TABLE_TOOLS.has(e.tool)) ||
-      (e?.kind === "tool-call-start" &&
+      (e?.type === "tool-call-end" && LEGACY_TABLE_TOOLS.has(e.tool)) ||
+      (e?.type === "tool-call-start" &&
         (e.reads === "tables" || (e.reads === undefined && LEGACY_TABLE_TOOLS.has(e.call?.tool)))),
   );
 }
@@ -59,7 +79,8 @@ export async function readableRun(options: {
   store: StoreV1;
   principal: Principal;
 }): Promise<RunRecord> {
-  const { record, store, principal } = options;
+  const record = upgradeEvents(options.record);
+  const { store, principal } = options;
   const readable = new Set((await store.listSources(principal)).map((s) => s.name));
   const lost = new Set<string>();
   for (const ref of documentsRead(record)) {
@@ -91,7 +112,7 @@ export function redactRun(record: RunRecord, hidden: (ref: DocRef) => boolean): 
   };
   const events = (record.events as TraceEvent[]).flatMap((e): unknown[] => {
     const base = { runId: e.runId, step: e.step, t: e.t };
-    switch (e.kind) {
+    switch (e.type) {
       case "run-start":
         return [{ ...e, standaloneQuestion: e.standaloneQuestion === e.question ? e.question : REDACTED }];
       case "route":
@@ -127,7 +148,7 @@ export function redactRun(record: RunRecord, hidden: (ref: DocRef) => boolean): 
         return [e];
       default:
         // An event this version does not know: keep that it happened, not what it said.
-        return [{ kind: (e as { kind?: unknown }).kind, ...base }];
+        return [{ type: (e as { type?: unknown }).type, ...base }];
     }
   });
   const out: RunRecord = { ...record, events, redacted: { passages } };

@@ -3,7 +3,19 @@ import { type Answer, STOP_REASONS } from "../../src/spec/answer.js";
 import { type AcmeQuestion, acmeDb, acmeQuestions, asFlag, ferret, ferretJson, squash } from "./run-cli.js";
 
 /** Keys of `ask --json`; `reason` and `unsupported` appear only when they say something. */
-const KEYS = ["citations", "evidence", "latencyMs", "model", "runId", "status", "steps", "stopReason", "text", "usage"];
+const KEYS = [
+  "citations",
+  "evidence",
+  "latencyMs",
+  "model",
+  "runId",
+  "status",
+  "stepCount",
+  "steps",
+  "stopReason",
+  "text",
+  "usage",
+];
 const OPTIONAL = ["reason", "unsupported"];
 const USAGE = ["costUsd", "inputTokens", "llmCalls", "outputTokens", "probes", "toolCalls"];
 /** Reads every source of tenant acme (the questions without a principal are asked by the owner). */
@@ -60,7 +72,7 @@ describe("ferret ask --json on examples/acme", () => {
       expectShape(answer);
       expect(answer.status, answer.text).not.toBe("refused");
       expect(answer.usage.toolCalls).toBeGreaterThan(0);
-      expect(answer.steps).toBeGreaterThan(0);
+      expect(answer.stepCount).toBeGreaterThan(0);
       expectGroundedCitations(answer);
       // At least one gold document of the question is cited.
       const cited = new Set(answer.citations.map((c) => c.docId));

@@ -75,7 +75,7 @@ describe("sub-query cache shared by two processes", () => {
     const ask = async () => {
       const events: TraceEvent[] = [];
       for await (const event of a.stream("How long is parental leave?")) events.push(event);
-      const ends = events.filter((e) => e.kind === "tool-call-end");
+      const ends = events.filter((e) => e.type === "tool-call-end");
       return {
         cached: ends.map((e) => e.cached === true),
         docs: ends.flatMap((e) => e.passages.map((p) => p.docId)),

@@ -22,15 +22,15 @@ describe("ferret trace", () => {
     ]);
     const record = await ferretJson<TraceJson>(["trace", answer.runId, "--db", db, "--as", AS]);
     expect(record.runId).toBe(answer.runId);
-    const kinds = record.events.map((e) => e.kind);
+    const kinds = record.events.map((e) => e.type);
     expect(kinds[0]).toBe("run-start");
     expect(kinds.at(-1)).toBe("run-end");
     expect(kinds).toContain("tool-call-start");
     expect(kinds).toContain("tool-call-end");
     for (const e of record.events) expect(e.runId).toBe(answer.runId);
     const end = record.events.at(-1);
-    expect(end?.kind === "run-end" && end.stopReason).toBe(answer.stopReason);
-    expect(end?.kind === "run-end" && end.usage.toolCalls).toBe(answer.usage.toolCalls);
+    expect(end?.type === "run-end" && end.stopReason).toBe(answer.stopReason);
+    expect(end?.type === "run-end" && end.usage.toolCalls).toBe(answer.usage.toolCalls);
   });
 
   it("exits non-zero for an unknown run id, and for another tenant's run", async () => {

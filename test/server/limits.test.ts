@@ -89,7 +89,7 @@ describe("limits that hold under load", () => {
       })
     ).json()) as Answer;
     expect(asked.usage.toolCalls).toBeLessThanOrEqual(1);
-    expect(asked.steps).toBeLessThanOrEqual(1);
+    expect(asked.stepCount).toBeLessThanOrEqual(1);
     const bad = await postJson(`${t.url}/v1/ask`, key, { question, budgets: { maxToolCalls: -3 } });
     expect(bad.status).toBe(400);
   });

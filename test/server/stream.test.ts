@@ -32,7 +32,7 @@ async function finishedRun(t: TestServer, key: string, runId: string): Promise<R
     const res = await fetch(`${t.url}/v1/runs/${runId}`, { headers: auth(key) });
     if (res.status === 200) {
       const record = (await res.json()) as RunRecord;
-      if ((record.events.at(-1) as TraceEvent | undefined)?.kind === "run-end") return record;
+      if ((record.events.at(-1) as TraceEvent | undefined)?.type === "run-end") return record;
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -205,8 +205,8 @@ describe("a client that disconnects mid-stream", () => {
     expect(runId).not.toBe("");
     const record = await finishedRun(t, key, runId);
     const events = record.events as TraceEvent[];
-    expect(events.filter((e) => e.kind === "tool-call-start")).toHaveLength(1);
-    expect(events.at(-1)).toMatchObject({ kind: "run-end", stopReason: "aborted" });
+    expect(events.filter((e) => e.type === "tool-call-start")).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: "run-end", stopReason: "aborted" });
     expect((record.answer as { status: string }).status).toBe("refused");
     // The engine saw the first plan, the grade and the second plan (cut off), and nothing after: no answer call.
     expect(engine.calls.map((c) => c.method)).toEqual(["route", "plan", "grade", "plan"]);

@@ -40,7 +40,8 @@ export function answer(overrides: Partial<Answer> = {}): Answer {
     citations: [],
     stopReason: "answered",
     evidence: [],
-    steps: 1,
+    steps: [{ step: 1, toolCalls: [] }],
+    stepCount: 1,
     usage: { llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
     latencyMs: 10,
     runId: "r1",
@@ -52,9 +53,9 @@ export function answer(overrides: Partial<Answer> = {}): Answer {
 
 export function searchEvents(step: number, corpus: string, docIds: string[], callId = `c${step}`): TraceEvent[] {
   return [
-    { kind: "tool-call-start", runId: "r1", step, t: 0, call: { callId, tool: "search", args: { corpus, query: "x" } } },
+    { type: "tool-call-start", runId: "r1", step, t: 0, call: { callId, tool: "search", args: { corpus, query: "x" } } },
     {
-      kind: "tool-call-end",
+      type: "tool-call-end",
       runId: "r1",
       step,
       t: 1,

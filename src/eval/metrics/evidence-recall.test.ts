@@ -19,7 +19,7 @@ describe("rankedEvidence", () => {
 
   it("leaves out what the engine's probes saw: it decided with them, it did not retrieve them", () => {
     const probe = searchEvents(1, "wiki", ["p.jsonl#9"]).map((e) =>
-      e.kind === "tool-call-end" ? { ...e, purpose: "probe" as const } : e,
+      e.type === "tool-call-end" ? { ...e, purpose: "probe" as const } : e,
     );
     const ranked = rankedEvidence(undefined, [...probe, ...searchEvents(1, "wiki", ["p.jsonl#1"])]).map((u) => u.id);
     expect(ranked).toEqual(["p.jsonl#1"]);

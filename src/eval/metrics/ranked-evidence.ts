@@ -31,7 +31,7 @@ export function rankedEvidence(
   const found: Found[] = [];
   for (const event of events) {
     // A probe's passages helped the engine decide; they are not evidence it retrieved.
-    if (event.kind !== "tool-call-end" || event.purpose === "probe") continue;
+    if (event.type !== "tool-call-end" || event.purpose === "probe") continue;
     for (const p of event.passages) {
       found.push({ id: p.id, docId: p.docId, source: p.source, score: p.score, step: event.step, order: found.length });
     }

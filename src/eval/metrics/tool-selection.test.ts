@@ -8,7 +8,7 @@ const NAMES = ["api_docs", "incidents", "tickets"];
 describe("searchedSources", () => {
   it("reads corpus arguments, SQL table names and passage sources", () => {
     const sql: TraceEvent = {
-      kind: "tool-call-start",
+      type: "tool-call-start",
       runId: "r",
       step: 2,
       t: 0,

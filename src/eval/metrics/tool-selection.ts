@@ -26,15 +26,15 @@ export function searchedSources(
   };
   for (const event of events) {
     // Probes look in every source to decide where to search; they are not the run's choice of source.
-    if (event.kind === "tool-call-start" && event.call.purpose === "probe") continue;
-    if (event.kind === "tool-call-end" && event.purpose === "probe") continue;
-    if (event.kind === "tool-call-start") {
+    if (event.type === "tool-call-start" && event.call.purpose === "probe") continue;
+    if (event.type === "tool-call-end" && event.purpose === "probe") continue;
+    if (event.type === "tool-call-start") {
       const args = event.call.args;
       for (const key of SOURCE_ARGS) strings(args[key]).forEach(add);
       for (const sql of strings(args.sql).concat(strings(args.query).filter(() => event.call.tool === "run_sql"))) {
         for (const name of sourceNames) if (new RegExp(`\\b${name}\\b`, "i").test(sql)) add(name);
       }
-    } else if (event.kind === "tool-call-end") {
+    } else if (event.type === "tool-call-end") {
       for (const p of event.passages) add(p.source);
     }
   }

@@ -6,7 +6,7 @@ export function retrievalRounds(answer: Pick<Answer, "evidence"> | undefined, ev
   const steps = new Set<number>();
   for (const event of events) {
     // A call that reads nothing of the knowledge base (its tool says `reads: "none"`) is no retrieval round.
-    if (event.kind === "tool-call-start" && event.call.purpose !== "probe" && event.reads !== "none")
+    if (event.type === "tool-call-start" && event.call.purpose !== "probe" && event.reads !== "none")
       steps.add(event.step);
   }
   if (steps.size === 0) for (const e of answer?.evidence ?? []) steps.add(e.step);

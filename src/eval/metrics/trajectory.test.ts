@@ -29,7 +29,7 @@ describe("trajectory efficiency", () => {
 describe("subQuestionCoverage", () => {
   it("averages the last grade's coverage", () => {
     const grade = (coverages: number[]): TraceEvent => ({
-      kind: "grade",
+      type: "grade",
       runId: "r",
       step: 1,
       t: 0,

@@ -5,7 +5,7 @@ import { contentHash } from "../hash.js";
 import { identityWords, missingIdentity } from "../identity.js";
 import type { IngestLimits } from "../limits.js";
 import { loadFile } from "../load-file.js";
-import type { LoadedTable } from "../types.js";
+import type { LoadedDocument, LoadedTable } from "../types.js";
 
 /** One file to parse: plain data, so it can cross to a worker thread. */
 export interface ParseTask {
@@ -50,25 +50,27 @@ export async function parseFile(task: ParseTask): Promise<ParsedFile> {
   });
   if (outcome.kind === "skipped") return { kind: "skipped", reason: outcome.reason };
   if (outcome.kind === "failed") return { kind: "failed", reason: outcome.reason };
-  const docs: ParsedDocument[] = [];
-  for (const loaded of outcome.docs) {
-    if (loaded.text.trim() === "") {
-      docs.push({ kind: "empty", id: loaded.id });
-      continue;
-    }
-    const hash = contentHash({ ...loaded, sourceAcl: task.sourceAcl });
-    if (task.known.get(loaded.id) === hash) {
-      docs.push({ kind: "unchanged", id: loaded.id });
-      continue;
-    }
-    const doc: DocumentRecord = { ...loaded, source: task.source, tenant: task.tenant, contentHash: hash };
-    // Every chunk is findable by its document's own identifier (row key, JSON line id, file name).
-    const identity = identityWords(loaded.id);
-    const chunks = chunkDocument({ doc }).map((c) => {
-      const extra = missingIdentity(identity, c.searchText, doc.title);
-      return extra === "" ? c : { ...c, searchText: `${c.searchText} ${extra}` };
-    });
-    docs.push({ kind: "changed", id: loaded.id, write: attachEntities({ doc, chunks }) });
-  }
+  const docs = outcome.docs.map((loaded) => prepareDocument(loaded, task));
   return { kind: "loaded", warnings: outcome.warnings, table: outcome.table, docs };
+}
+
+/**
+ * One loaded document, ready to write: skipped when blank or unchanged (same content hash), otherwise with
+ * its chunks and their entities. Files and in-memory documents (`ferret.add`) both go through it.
+ */
+export function prepareDocument(
+  loaded: LoadedDocument,
+  target: Pick<ParseTask, "source" | "tenant" | "sourceAcl" | "known">,
+): ParsedDocument {
+  if (loaded.text.trim() === "") return { kind: "empty", id: loaded.id };
+  const hash = contentHash({ ...loaded, sourceAcl: target.sourceAcl });
+  if (target.known.get(loaded.id) === hash) return { kind: "unchanged", id: loaded.id };
+  const doc: DocumentRecord = { ...loaded, source: target.source, tenant: target.tenant, contentHash: hash };
+  // Every chunk is findable by its document's own identifier (row key, JSON line id, file name).
+  const identity = identityWords(loaded.id);
+  const chunks = chunkDocument({ doc }).map((c) => {
+    const extra = missingIdentity(identity, c.searchText, doc.title);
+    return extra === "" ? c : { ...c, searchText: `${c.searchText} ${extra}` };
+  });
+  return { kind: "changed", id: loaded.id, write: attachEntities({ doc, chunks }) };
 }

@@ -114,12 +114,12 @@ export function createChunker(created: number) {
     return chunk(delta, null);
   };
   return (event: TraceEvent): object[] => {
-    if (event.kind === "run-start") id = `chatcmpl-${event.runId}`;
-    if (event.kind === "answer-delta") {
+    if (event.type === "run-start") id = `chatcmpl-${event.runId}`;
+    if (event.type === "answer-delta") {
       sentText = true;
       return [content(event.text)];
     }
-    if (event.kind !== "answer-end") return [];
+    if (event.type !== "answer-end") return [];
     const { answer } = event;
     const spans = citationSpans(answer);
     const out: object[] = [];

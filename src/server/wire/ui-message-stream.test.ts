@@ -9,7 +9,7 @@ describe("uiChunks for tool calls", () => {
     const state = newUiStreamState();
     const start = (purpose?: "probe"): TraceEvent => ({
       ...base,
-      kind: "tool-call-start",
+      type: "tool-call-start",
       call: {
         callId: purpose ? "p1" : "c1",
         tool: "search",
@@ -19,7 +19,7 @@ describe("uiChunks for tool calls", () => {
     });
     const end = (purpose?: "probe"): TraceEvent => ({
       ...base,
-      kind: "tool-call-end",
+      type: "tool-call-end",
       callId: purpose ? "p1" : "c1",
       tool: "search",
       status: "ok",

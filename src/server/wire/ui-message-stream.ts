@@ -64,7 +64,7 @@ function answerChunks(answer: Answer, state: UiStreamState): UIMessageChunk[] {
       stopReason: answer.stopReason,
       ...(answer.reason ? { reason: answer.reason } : {}),
       ...(answer.unsupported ? { unsupported: answer.unsupported } : {}),
-      steps: answer.steps,
+      stepCount: answer.stepCount,
       usage: answer.usage,
       latencyMs: answer.latencyMs,
       model: answer.model,
@@ -80,7 +80,7 @@ function answerChunks(answer: Answer, state: UiStreamState): UIMessageChunk[] {
  * as `finish` with ferret's stop reason in the message metadata.
  */
 export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChunk[] {
-  switch (event.kind) {
+  switch (event.type) {
     case "run-start":
       return [
         { type: "start", messageId: event.runId, messageMetadata: { runId: event.runId } },
@@ -98,7 +98,7 @@ export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChun
       return [
         {
           type: "data-step",
-          data: { kind: "route", step: event.step, t: event.t, route: event.route, reason: event.reason },
+          data: { type: "route", step: event.step, t: event.t, route: event.route, reason: event.reason },
         },
       ];
     case "plan":
@@ -106,7 +106,7 @@ export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChun
         {
           type: "data-step",
           data: {
-            kind: "plan",
+            type: "plan",
             step: event.step,
             t: event.t,
             thought: event.thought,
@@ -152,7 +152,7 @@ export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChun
         {
           type: "data-step",
           data: {
-            kind: "grade",
+            type: "grade",
             step: event.step,
             t: event.t,
             sufficient: event.sufficient,
@@ -179,7 +179,7 @@ export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChun
         {
           type: "data-step",
           data: {
-            kind: "llm-call",
+            type: "llm-call",
             step: event.step,
             t: event.t,
             role: event.role,
@@ -206,7 +206,7 @@ export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChun
       return [
         {
           type: "data-step",
-          data: { kind: "error", step: event.step, t: event.t, name: event.name, message: event.message },
+          data: { type: "error", step: event.step, t: event.t, name: event.name, message: event.message },
         },
       ];
     case "run-end":

@@ -146,7 +146,7 @@ function buildV1(path: string): void {
   };
   db.prepare(
     `INSERT INTO runs (run_id, tenant, user, question, started_at, events, answer)
-     VALUES ('run-v1', 'acme', 'o', 'How long?', '2026-01-01T00:00:00Z', '[{"kind":"run-start"}]', NULL)`,
+     VALUES ('run-v1', 'acme', 'o', 'How long?', '2026-01-01T00:00:00Z', '[{"type":"run-start"}]', NULL)`,
   ).run();
   db.prepare("INSERT INTO table_sources (tenant, source, sql_name, schema) VALUES ('acme', 'tickets', ?, ?)").run(
     "tbl__acme__tickets__v1",
@@ -234,7 +234,7 @@ describe("schema migration v1 -> v2", () => {
       user: "o",
       question: "How long?",
       startedAt: "2026-01-01T00:00:00Z",
-      events: [{ kind: "run-start" }],
+      events: [{ type: "run-start" }],
     });
   });
 

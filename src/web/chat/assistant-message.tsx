@@ -30,7 +30,7 @@ function Footer({ answer }: { answer: AnswerInfo }) {
       <span title="stop reason">
         stop: <strong data-testid="stop-reason">{answer.stopReason}</strong>
       </span>
-      <span>{plural(answer.steps, "step")}</span>
+      <span>{plural(answer.stepCount, "step")}</span>
       <span>{plural(usage.toolCalls, "tool call")}</span>
       <span>{plural(usage.llmCalls, "model call")}</span>
       <span>{(usage.inputTokens + usage.outputTokens).toLocaleString()} tokens</span>
@@ -49,7 +49,7 @@ function Refusal({ message, answer }: { message: FerretMessage; answer: AnswerIn
       ? [{ id: p.toolCallId, text: describeCall(p.toolName, p.input), output: p.output as ToolOutput | undefined }]
       : [],
   );
-  const grades = message.parts.flatMap((p) => (p.type === "data-step" && p.data.kind === "grade" ? [p.data] : []));
+  const grades = message.parts.flatMap((p) => (p.type === "data-step" && p.data.type === "grade" ? [p.data] : []));
   const missing = [...new Set(grades.at(-1)?.subQuestions.flatMap((q) => q.missing) ?? [])];
   return (
     <section className="refusal" data-testid="refusal" aria-label="refusal">

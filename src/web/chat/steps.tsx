@@ -38,7 +38,7 @@ export function describeOutput(output: ToolOutput | undefined): string {
 }
 
 function describeStep(step: StepData): string {
-  switch (step.kind) {
+  switch (step.type) {
     case "route":
       return `route: ${step.route} (${step.reason})`;
     case "plan":
@@ -61,7 +61,7 @@ export function Steps({ parts, live }: { parts: FerretPart[]; live: boolean }) {
   const lines: { key: string; text: string; detail?: string; kind: string; pending?: boolean }[] = [];
   parts.forEach((part, i) => {
     if (part.type === "data-step") {
-      lines.push({ key: `s${i}`, text: describeStep(part.data), kind: part.data.kind });
+      lines.push({ key: `s${i}`, text: describeStep(part.data), kind: part.data.type });
     } else if (part.type === "dynamic-tool") {
       const done = part.state === "output-available";
       lines.push({

@@ -6,11 +6,11 @@ import type { Usage } from "../api.js";
 export type { SubQuestionGrade } from "../../spec/trace.js";
 
 export type StepData =
-  | { kind: "route"; step: number; t: number; route: string; reason: string }
-  | { kind: "plan"; step: number; t: number; thought: string; subQuestions: string[] }
-  | { kind: "grade"; step: number; t: number; sufficient: boolean; threshold: number; subQuestions: SubQuestionGrade[] }
+  | { type: "route"; step: number; t: number; route: string; reason: string }
+  | { type: "plan"; step: number; t: number; thought: string; subQuestions: string[] }
+  | { type: "grade"; step: number; t: number; sufficient: boolean; threshold: number; subQuestions: SubQuestionGrade[] }
   | {
-      kind: "llm-call";
+      type: "llm-call";
       step: number;
       t: number;
       role: string;
@@ -20,7 +20,7 @@ export type StepData =
       costUsd: number;
       ms: number;
     }
-  | { kind: "error"; step: number; t: number; name: string; message: string };
+  | { type: "error"; step: number; t: number; name: string; message: string };
 
 export interface CitationSpan {
   n: number;
@@ -40,7 +40,7 @@ export interface AnswerInfo {
   stopReason: string;
   reason?: string;
   unsupported?: string[];
-  steps: number;
+  stepCount: number;
   usage: Usage;
   latencyMs: number;
   model: string;

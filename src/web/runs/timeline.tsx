@@ -3,7 +3,7 @@ import type { SubQuestionGrade } from "../chat/types.js";
 
 /** The trace events of a stored run, as `GET /v1/runs/{id}` returns them (see src/spec/trace.ts). */
 export interface TraceEventLike {
-  kind: string;
+  type: string;
   step: number;
   t: number;
   [field: string]: unknown;
@@ -25,10 +25,10 @@ interface Call {
 function calls(events: TraceEventLike[]): Call[] {
   const byId = new Map<string, Call>();
   for (const e of events) {
-    if (e.kind === "tool-call-start") {
+    if (e.type === "tool-call-start") {
       const call = e.call as { callId: string; tool: string; args: Record<string, unknown> };
       byId.set(call.callId, { callId: call.callId, tool: call.tool, args: call.args, step: e.step, start: e.t });
-    } else if (e.kind === "tool-call-end") {
+    } else if (e.type === "tool-call-end") {
       const c = byId.get(e.callId as string);
       if (c) {
         c.ms = e.ms as number;
@@ -60,15 +60,15 @@ export function Timeline({ events }: { events: TraceEventLike[] }) {
           <li key={step} className="tl-step">
             <h2>Step {step}</h2>
             {stepEvents.map((e, i) => {
-              const key = `${e.kind}-${i}`;
-              if (e.kind === "route")
+              const key = `${e.type}-${i}`;
+              if (e.type === "route")
                 return (
                   <p key={key}>
                     route: {String(e.route)} — {String(e.reason)}
                   </p>
                 );
-              if (e.kind === "plan") return <p key={key}>plan: {String(e.thought)}</p>;
-              if (e.kind === "grade") {
+              if (e.type === "plan") return <p key={key}>plan: {String(e.thought)}</p>;
+              if (e.type === "grade") {
                 const grades = e.subQuestions as SubQuestionGrade[];
                 return (
                   <div key={key} className="grades">
@@ -85,20 +85,20 @@ export function Timeline({ events }: { events: TraceEventLike[] }) {
                   </div>
                 );
               }
-              if (e.kind === "llm-call")
+              if (e.type === "llm-call")
                 return (
                   <p key={key} className="small">
                     model {String(e.model)} ({String(e.role)}) · {Number(e.inputTokens) + Number(e.outputTokens)} tokens
                     · ${Number(e.costUsd).toFixed(4)} · {String(e.ms)} ms
                   </p>
                 );
-              if (e.kind === "checkpoint")
+              if (e.type === "checkpoint")
                 return (
                   <p key={key}>
                     checkpoint {String(e.checkpoint)}: {String(e.decision ?? "continue")}
                   </p>
                 );
-              if (e.kind === "error")
+              if (e.type === "error")
                 return (
                   <p key={key} className="warn">
                     {String(e.name)}: {String(e.message)}
@@ -140,6 +140,6 @@ export function Timeline({ events }: { events: TraceEventLike[] }) {
 
 /** How long a run took on its own clock: its end, or its last tool call's. */
 export function runMs(events: TraceEventLike[]): number {
-  const end = events.find((e) => e.kind === "run-end");
+  const end = events.find((e) => e.type === "run-end");
   return Math.max(1, (end?.ms as number | undefined) ?? 0, ...calls(events).map((c) => c.start + (c.ms ?? 0)));
 }

@@ -1,7 +1,8 @@
 /**
  * Retry with exponential back-off on 408/409/429/5xx and network failures, honouring `Retry-After` and
- * `retry-after-ms`. The AI SDK's own retry honours those headers too, but starts at a fixed 2 s and cannot
- * take an injected clock; ferret calls it with `maxRetries: 0` and retries here instead.
+ * `retry-after-ms`: the one retry of every upstream call (models, embedders, rerankers). The AI SDK's own retry
+ * honours those headers too, but starts at a fixed 2 s and cannot take an injected clock; ferret calls it with
+ * `maxRetries: 0` and retries here instead.
  */
 import { APICallError } from "ai";
 

@@ -1,1 +1,0 @@
-export { createSqliteStore, DEFAULT_HNSW_THRESHOLD, SqliteStore, type SqliteStoreOptions } from "./sqlite/index.js";
