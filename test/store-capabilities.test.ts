@@ -140,8 +140,8 @@ describe("the offline SQL planner writes the store's dialect", () => {
       expect(answer.text).toContain("2026-03");
       const trace = await ferret.trace(answer.traceId);
       const sql = (trace?.events ?? [])
-        .map((e) => e as { kind?: string; call?: { tool?: string; args?: { sql?: unknown } } })
-        .filter((e) => e.kind === "tool-call-start" && e.call?.tool === "run_sql")
+        .map((e) => e as { type?: string; call?: { tool?: string; args?: { sql?: unknown } } })
+        .filter((e) => e.type === "tool-call-start" && e.call?.tool === "run_sql")
         .map((e) => String(e.call?.args?.sql));
       expect(written).toContain('substr("created_at", 1, 7)');
       expect(sql.some((q) => written.some((w) => q.includes(w)))).toBe(true);

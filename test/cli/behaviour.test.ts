@@ -25,7 +25,7 @@ describe("global options", () => {
   it("are listed once, in `ferret --help`; a command's help points there instead of repeating them", async () => {
     const top = await ferret(["--help"]);
     expect(top.code).toBe(0);
-    expect(top.stdout.match(/--db <file>/g)).toHaveLength(1);
+    expect(top.stdout.match(/--db <file\|url>/g)).toHaveLength(1);
     expect(top.stdout).toContain("--model <spec>");
     for (const command of ["search", "ask", "sources", "ingest", "chat", "serve", "config"]) {
       const help = await ferret([command, "--help"]);

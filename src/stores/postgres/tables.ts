@@ -413,6 +413,13 @@ function sqlError(error: unknown, sql: string, timeoutMs: number, tables: Permit
         context,
       });
     }
+    case "42601":
+      return new SqlInvalidError(`The query does not parse: ${message}`, {
+        reason: "syntax",
+        detail: message,
+        cause: error,
+        context,
+      });
     case "25006":
     case "42501":
     case "0A000":
