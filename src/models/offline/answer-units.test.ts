@@ -63,6 +63,14 @@ describe("boilerplate units", () => {
     expect(isBoilerplateUnit("Service credits are 2% per late day.")).toBe(false);
   });
 
+  it("a code or payload sample never answers; prose, quotes and table rows do", () => {
+    expect(isBoilerplateUnit('POST /v2/events {"events": [{"id": "KF-1", "code": "ARR", "at": "HAM"}]}')).toBe(true);
+    expect(isBoilerplateUnit('<rate lane="HAM-RTM" currency="EUR"><base>410</base></rate>')).toBe(true);
+    expect(isBoilerplateUnit('One call may carry up to 500 events; the "events" array is required.')).toBe(false);
+    expect(isBoilerplateUnit("| Aerovia Cargo | AVC | air | 26 SDR per kg | 96.0% |")).toBe(false);
+    expect(isBoilerplateUnit("出荷は72時間前までに登録する（例外なし）。")).toBe(false);
+  });
+
   it("recognises table-of-contents lines and passages in several languages", () => {
     expect(isContentsLine("Risk factors ........................ 12")).toBe(true);
     expect(isContentsLine("Lagebericht . . . . . . . 4")).toBe(true);

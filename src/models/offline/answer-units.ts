@@ -98,9 +98,26 @@ export function isRecordLine(text: string, header?: readonly string[]): boolean 
   return header !== undefined || isTableRow(text) || /^\s*[\p{L}][\p{L}\d _-]{0,30}:\s/u.test(text);
 }
 
-/** A unit that states nothing to answer with: a heading without a figure, or a line of a table of contents. */
+/** Characters that make up the syntax of code and data samples (JSON, XML, shell), rare in prose. */
+const CODE_SYNTAX = /[{}[\]<>;=\\]|":|`/g;
+
+/**
+ * Is a unit a code or payload sample (`{"events": [...]}`, `<tag a="b">`, `curl -X ...; echo`) rather than
+ * a statement? Decided by the share of code syntax in it, not by words, so it holds for any language; at most
+ * the first 2,000 characters are looked at.
+ */
+export function isCodeUnit(text: string): boolean {
+  const head = text.slice(0, 2000);
+  const syntax = head.match(CODE_SYNTAX)?.length ?? 0;
+  return syntax >= 6 && syntax / head.length >= 0.04;
+}
+
+/**
+ * A unit that states nothing to answer with: a heading without a figure, a line of a table of contents, or
+ * a code sample (its values are examples, not facts).
+ */
 export function isBoilerplateUnit(text: string): boolean {
-  return (isHeading(text) && !/\d/.test(text)) || isContentsLine(text);
+  return (isHeading(text) && !/\d/.test(text)) || isContentsLine(text) || isCodeUnit(text);
 }
 
 /** Is a unit a part of another record than the ones asked (see `otherRecord`)? */

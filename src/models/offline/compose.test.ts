@@ -68,12 +68,21 @@ describe("composePart", () => {
     expect(fact.map((c) => c.text)).toEqual(["Tokens: A pallet fell from a forklift at dock 4."]);
   });
 
-  it("lets the newer document of a series win and says the older value was superseded, citing both", () => {
+  it("lets the newer document of a series win and says the older value was superseded, citing only the newer", () => {
     const v3 = unit(1, "- On-time delivery target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
     const v4 = unit(2, "- On-time delivery target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
     const claims = compose("What is the on-time delivery target?", [v3], [v3, v4]);
-    expect(claims[0]!.text).toBe("The on-time delivery target is 96.5%.");
+    expect(claims[0]!.text).toBe(
+      "The on-time delivery target is 96.5%. This supersedes 95.0% in Delivery SLA, version 3 (v3).",
+    );
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).not.toContain(1);
     expect(claims[0]!.citations[0]!.n).toBe(2);
+  });
+
+  it("cites the superseded document when the question asks for the earlier value", () => {
+    const v3 = unit(1, "- On-time delivery target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
+    const v4 = unit(2, "- On-time delivery target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
+    const claims = compose("What is the previous on-time delivery target?", [v3], [v3, v4]);
     expect(claims[1]!.text).toBe("This supersedes 95.0% in Delivery SLA, version 3 (v3).");
     expect(claims[1]!.citations[0]!.n).toBe(1);
   });

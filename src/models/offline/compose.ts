@@ -7,6 +7,7 @@ import { askedTerms, type Candidate } from "./candidates.js";
 import { directSentence, type Lang, languageOf, YES_NO } from "./direct.js";
 import { dateLabel, newer } from "./freshness.js";
 import { verdictOf } from "./polarity.js";
+import { hasCue, PRIOR_TIME } from "./question-cues.js";
 import type { AnswerSettings } from "./settings.js";
 import { fieldsOf, type ValueSpan, valueSpan } from "./value-span.js";
 
@@ -164,7 +165,7 @@ function addsTo(direct: string, c: Candidate): boolean {
  * the question's own words; or yes/no when the evidence states the polarity), then the supporting
  * sentences the direct answer does not already say, each cited. Without a value the supporting sentences
  * alone answer (what the evidence does say). A newer document of the same series overrides an older one,
- * and the answer says the older value was superseded, citing both.
+ * and the answer says the older value was superseded, citing only the newer one.
  */
 export function composePart(input: ComposeInput): DraftClaim[] {
   const { part, kind, chosen, settings } = input;
@@ -208,14 +209,16 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const via =
     part.chain && title && !mentions(input.question, title) && !mentions(winner.value.text, title) ? ` (${title})` : "";
   const direct = directSentence(part.text, `${winner.value.text}${via}`, startsQuestion(input.question, part.text));
-  const claims: DraftClaim[] = [{ text: direct, citations: [cite(winner.c)] }];
-  if (old) {
-    const when = dateLabel(old.c.item) ?? "";
-    claims.push({
-      text: SUPERSEDED[lang](old.value.text, safeTitle(old.c) || old.c.item.docId, when),
-      citations: [cite(old.c)],
-    });
-  }
+  // The older value is named with the answer, not cited: the citation backs the value that answers, and a
+  // superseded document is not evidence for it (citing it would present stale text as support). When the
+  // question asks for the earlier state ("before the update"), the older document answers and is cited.
+  const superseded = old
+    ? SUPERSEDED[lang](old.value.text, safeTitle(old.c) || old.c.item.docId, dateLabel(old.c.item) ?? "")
+    : "";
+  const asksPrior = old !== undefined && hasCue(input.question, PRIOR_TIME);
+  const note = old && !asksPrior ? `${lang === "zh" || lang === "ja" ? "" : " "}${superseded}` : "";
+  const claims: DraftClaim[] = [{ text: `${direct}${note}`, citations: [cite(winner.c)] }];
+  if (old && asksPrior) claims.push({ text: superseded, citations: [cite(old.c)] });
   // The value's own sentence when it is prose the direct answer only shortens; a chain's other hops when they
   // add to it. Other sentences of a one-hop part are left out: the answer cites what it uses.
   const bare = !direct.includes(" ") || direct.replace(/[.。]$/, "") === winner.value.text;

@@ -197,6 +197,16 @@ export const PRESENT_TIME: CueTable = {
   ja: w("現在|今|最近|最新|現行|いま"),
 };
 
+/** Words asking for an earlier state ("before the update", "previously"): the superseded evidence answers too. */
+export const PRIOR_TIME: CueTable = {
+  en: w(
+    "before the update|before the change|previous|previously|formerly|former|used to|prior|earlier version|old value",
+  ),
+  de: w("vorher|davor|früher|vorherige|vorherigen|vorheriger|ehemals|bisher|bisherige|vor der änderung|vor dem update"),
+  zh: w("之前|以前|原来|原先|此前|更新前|旧版|过去"),
+  ja: w("以前|更新前|変更前|従来|前回|旧"),
+};
+
 /** Relative periods ("last year", "this quarter"): resolved against the data, never a literal year. */
 export const RELATIVE_TIME: CueTable = {
   en: w(
