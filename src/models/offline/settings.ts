@@ -75,7 +75,7 @@ const HOP: HopSettings = {
   anchorWords: 2,
   bridgedAnswer: true,
   headQuery: true,
-  bridgeHead: true,
+  bridgeHead: false,
 };
 
 export interface AnswerSettings {
