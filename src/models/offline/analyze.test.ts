@@ -21,6 +21,27 @@ describe("decompose", () => {
     expect(part!.answerType).toBe("person");
   });
 
+  it("marks a chain told by links (of, possessive, von/des, 的, の) and keeps one-link lookups plain", () => {
+    const en = decompose("What is the home country of the founder of Borealis Freight?")[0]!;
+    expect(en.chain).toBe(true);
+    expect(en.head).toEqual(["home", "country"]);
+    const poss = decompose("Which river flows through Dana Okafor's town of birth?")[0]!;
+    expect(poss.chain).toBe(true);
+    expect(poss.head).toContain("river");
+    expect(poss.head.some((t) => t.includes("okafor"))).toBe(false);
+    const de = decompose("Wer ist der Leiter des Lagers von Nordhafen Logistik?")[0]!;
+    expect(de.chain).toBe(true);
+    expect(de.head).toContain("leiter");
+    expect(decompose("北极星公司的创始人的国籍是什么？")[0]!.chain).toBe(true);
+    expect(decompose("北极星公司的创始人是谁？")[0]!.chain).toBe(false);
+    expect(decompose("北星物流の創業者の出身国はどこですか？")[0]!.chain).toBe(true);
+    expect(decompose("北星物流の創業者は誰ですか？")[0]!.chain).toBe(false);
+    // One link is one lookup; "what kind of" only says what is asked.
+    expect(decompose("What is the retention period of audit logs?")[0]!.chain).toBe(false);
+    expect(decompose("What kind of license does the founder of Borealis hold?")[0]!.chain).toBe(false);
+    expect(decompose("Where is the depot of Borealis Freight?")[0]!.chain).toBe(false);
+  });
+
   it("splits comparisons into one part per alternative", () => {
     const parts = decompose("Which incident lasted longer, INC-2026-031 or INC-2026-045?");
     expect(parts).toHaveLength(2);

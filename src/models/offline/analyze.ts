@@ -15,6 +15,8 @@ import {
   JOINERS,
   type Lang,
   LESS,
+  LINK_FILLER,
+  LINKS,
   languageOf,
   leadsWith,
   MEASURE,
@@ -60,6 +62,49 @@ const ZH_FUNCTION = /[的了是在和吗呢么吧把被给对从向于与及或�
 const HIRAGANA = /\p{Script=Hiragana}/u;
 /** An English relative clause ("the team that owns X"): the head is answered last. */
 const RELATIVE = /\s(?:that|which|whose|who|whom|where)\s/gi;
+
+/** An English possessive ("Corey Taylor's city"): a link like "of". */
+const POSSESSIVE = /[\p{L}\p{N}]['’]s(?=[\s,])/gu;
+/** Links a question needs before it reads as a chain: one describes a thing, two describe it by another thing. */
+const CHAIN_LINKS = 2;
+
+/**
+ * Where a question ties an attribute to a thing or describes a thing ("the capital of", "X's", "in which",
+ * "von", "的", "の"): offsets of each link, in order, not counting the question's first word ("Where is ...")
+ * nor a link after a word that only says what kind of thing is asked ("what kind of").
+ */
+export function linkOffsets(text: string, lang: Lang = languageOf(text)): number[] {
+  const filler = new Set(findCues(text, LINK_FILLER, [lang]).map((h) => h.end));
+  const firstWord = text.search(/\S/);
+  const out: number[] = [];
+  let end = -1;
+  for (const h of findCues(text, LINKS, [lang])) {
+    if (h.start < end || h.start === firstWord) continue;
+    end = h.end;
+    const before = text.slice(0, h.start).trimEnd().length;
+    if (filler.has(before)) continue;
+    out.push(h.start);
+  }
+  if (lang === "en") for (const m of text.matchAll(POSSESSIVE)) out.push(m.index + 1);
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * A chain told without a relative pronoun: "the country of citizenship of the author of X", "X's city of
+ * birth's region", "Geburtsort des Autors von X", "X的作者的国籍", "Xの作者の出身国". The head is what is
+ * asked of the last thing found: the words before the first link that are not the question's own names
+ * (before the second link when the first leaves none).
+ */
+export function linkChain(text: string, lang: Lang, entities: readonly string[]): string[] | undefined {
+  const links = linkOffsets(text, lang);
+  if (links.length < CHAIN_LINKS) return undefined;
+  const names = new Set(contentTerms(entities.join(" "), lang));
+  for (const at of links.slice(0, 2)) {
+    const head = contentTerms(text.slice(0, at), lang).filter((t) => !names.has(t));
+    if (head.length > 0) return [...new Set(head)];
+  }
+  return [];
+}
 
 /** Cues that only say how a question is asked: blanked before its content terms are read. */
 const NOT_CONTENT: CueTable[] = [PRESENT_TIME, FILLER];
@@ -128,13 +173,15 @@ function makePart(text: string, context = ""): QuestionPart {
     lang === "en"
       ? [...` ${clean} `.matchAll(RELATIVE)].find((m) => m.index > 1 && (leads || /^\s(?:that|whose)\s$/i.test(m[0])))
       : undefined;
-  const chain = relative !== undefined;
-  const head = relative ? contentTerms(clean.slice(0, relative.index), lang) : [];
+  const entities = entitiesOf(query, lang);
+  const linked = relative ? undefined : linkChain(clean, lang, entities);
+  const chain = relative !== undefined || linked !== undefined;
+  const head = relative ? contentTerms(clean.slice(0, relative.index), lang) : (linked ?? []);
   return {
     text: clean,
     query,
     terms: [...new Set(contentTerms(query, lang))],
-    entities: entitiesOf(query, lang),
+    entities,
     head,
     chain,
     answerType: answerTypeOf(clean),

@@ -3,7 +3,7 @@ import type { EvidenceItem } from "../../spec/answer.js";
 import type { AgentState } from "../../spec/engine.js";
 import { passageKey } from "../../spec/passage.js";
 import { decompose } from "./analyze.js";
-import { gradePart } from "./grade.js";
+import { bridgeNames, gradePart } from "./grade.js";
 
 function stateFound(question: string, texts: string[]): AgentState {
   const evidence: EvidenceItem[] = texts.map((text, i) => ({
@@ -82,5 +82,51 @@ describe("gradePart", () => {
     const none = gradePart(stateFound(q, ["Refund limit (2024 edition): 15 per second."]), part!, 0, 0.5);
     expect(none.missing).toEqual(expect.arrayContaining(["2025", "2026"]));
     expect(none.sufficient).toBe(false);
+  });
+});
+
+describe("chains: the head of the thing found", () => {
+  /** Two hops: the first search found `first`, the second found `second`. */
+  function twoHops(question: string, first: string, second: string): AgentState {
+    const state = stateFound(question, [first]);
+    const hop: EvidenceItem = {
+      id: "hop.md::0",
+      docId: "hop.md",
+      source: "docs",
+      title: "Hop",
+      text: second,
+      score: 0.6,
+      step: 2,
+      callId: "c2",
+    };
+    state.evidence.push(hop);
+    state.calls.push({
+      call: { callId: "c2", tool: "search", args: { query: "hop" }, subQuestion: 0 },
+      step: 2,
+      status: "ok",
+      passageKeys: [passageKey(hop)],
+    });
+    state.step = 2;
+    return state;
+  }
+  const question = "What is the home country of the founder of Borealis Freight?";
+  const first = "Borealis Freight was founded in 1990 by Ilse Marrow as a home delivery firm.";
+  it("names the bridges the first search gives, not the question's own names", () => {
+    const part = decompose(question)[0]!;
+    const names = bridgeNames(part, [{ text: first }], question);
+    expect(names).toContain("Ilse Marrow");
+    expect(names).not.toContain("Borealis Freight");
+  });
+  it("is sufficient only when the later hop gives the head of the bridge", () => {
+    const part = decompose(question)[0]!;
+    const onBridge = twoHops(
+      question,
+      first,
+      "Ilse Marrow was born in Norway, her home country, and founded a company.",
+    );
+    expect(gradePart(onBridge, part, 0, 0.5, true).sufficient).toBe(true);
+    const elsewhere = twoHops(question, first, "Canada is a home country to many founders of freight companies.");
+    expect(gradePart(elsewhere, part, 0, 0.5, true).sufficient).toBe(false);
+    expect(gradePart(elsewhere, part, 0, 0.5, false).sufficient).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import { constraintsOf, coverConstraints } from "./constraints.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+import { newEntities } from "./route.js";
 import { type OfflineSettings, thresholdAt } from "./settings.js";
 import { answeredBySql } from "./sql-steps.js";
 
@@ -17,12 +18,32 @@ const PERIOD_KINDS = new Set(["year", "quarter", "version"]);
 const HEAD_COVERAGE = 0.6;
 
 /**
+ * The names a chain may go on from: those the first search's passages give that the question does not,
+ * from the passages naming what the question names when there are any (the chain starts there).
+ */
+export function bridgeNames(
+  part: Pick<QuestionPart, "entities">,
+  firstHop: readonly { title?: string; section?: string; text: string }[],
+  question: string,
+): string[] {
+  const about = firstHop.filter((p) => part.entities.some((e) => mentions(fullText(p), e)));
+  const from = about.length > 0 ? about : firstHop;
+  return [...new Set(from.flatMap((p) => newEntities(fullText(p), question)))];
+}
+
+/**
  * Grades one part: coverage of its terms by the union of what its calls found (a chain of hops covers a
  * multi-hop question together), every entity it names found, the head of a chained question covered by
  * one passage, and a sentence holding the kind of answer asked for (a name for "who", a number for
  * "how many").
  */
-export function gradePart(state: AgentState, part: QuestionPart, index: number, threshold: number): SubQuestionGrade {
+export function gradePart(
+  state: AgentState,
+  part: QuestionPart,
+  index: number,
+  threshold: number,
+  bridgeHead = false,
+): SubQuestionGrade {
   if (answeredBySql(state, part, index)) {
     return { index, text: part.text, coverage: 1, confidence: 1, missing: [], sufficient: true };
   }
@@ -49,10 +70,18 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
   const missingEntities = part.entities.filter((e) => !texts.some((t) => mentions(t, e)));
   // A chained question ("the chair of the board that approves X") needs at least one hop past its first search,
   // and the head of the chain covered by a passage that hop found.
+  // With `hop.bridgeHead`, that passage must also name a bridge: a name the first search's evidence gives
+  // that the question does not. The head's word alone ("country") is in many pages about other things.
+  const bridgesFound = bridgeHead ? bridgeNames(part, firstHop, state.standaloneQuestion) : undefined;
   const headOk =
     !part.chain ||
     (steps.length >= 2 &&
-      (part.head.length === 0 || hopped.some((p) => coverage(part.head, fullText(p)) >= HEAD_COVERAGE)));
+      (part.head.length === 0 ||
+        hopped.some(
+          (p) =>
+            coverage(part.head, fullText(p)) >= HEAD_COVERAGE &&
+            (bridgesFound === undefined || bridgesFound.some((b) => mentions(fullText(p), b))),
+        )));
   // The kind of answer asked for, in a sentence that says something the question asks about (not only
   // a sentence that repeats the question's own names).
   const entityTerms = termSet(part.entities.join(" "));
@@ -98,6 +127,6 @@ export function gradePart(state: AgentState, part: QuestionPart, index: number, 
 
 export function gradeParts(state: AgentState, parts: QuestionPart[], settings: OfflineSettings): GradeResult {
   const threshold = thresholdAt(settings, state.step);
-  const subQuestions = parts.map((part, i) => gradePart(state, part, i, threshold));
+  const subQuestions = parts.map((part, i) => gradePart(state, part, i, threshold, settings.hop.bridgeHead));
   return { subQuestions, sufficient: subQuestions.every((g) => g.sufficient), threshold };
 }

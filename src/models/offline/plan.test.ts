@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineContext } from "../../spec/engine.js";
 import { makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
-import { aboutQuestion, anchored, planCalls, searchableWords, unfoundAnchors } from "./plan.js";
+import { aboutQuestion, anchored, hopWords, planCalls, searchableWords, unfoundAnchors } from "./plan.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 const ctx: EngineContext = { signal: new AbortController().signal, probe: async () => [] };
@@ -82,5 +82,20 @@ describe("aboutQuestion", () => {
     expect(aboutQuestion(part, { title: "Cebu", text: "The cathedral museum of the city is located in Cebu." })).toBe(
       false,
     );
+  });
+});
+
+describe("hopWords", () => {
+  const on = OFFLINE_PRESETS.balanced;
+  const off = { hop: { ...on.hop, headQuery: false } };
+  it("puts what a chain asks of the bridge before the words still missing", () => {
+    const part = decompose("What is the home country of the founder of Borealis Freight?")[0]!;
+    const missing = ["founder", "country"];
+    expect(hopWords(part, missing, on).slice(0, 2)).toEqual(["home", "country"]);
+    expect(hopWords(part, missing, off)).toEqual(missing);
+  });
+  it("keeps the missing words of a part that is no chain", () => {
+    const part = decompose("What is the retention period of audit logs?")[0]!;
+    expect(hopWords(part, ["retention"], on)).toEqual(["retention"]);
   });
 });

@@ -96,6 +96,24 @@ export function searchableWords(terms: readonly string[], text: string): string[
   );
 }
 
+/** Most words a hop puts after the bridge's name. */
+const HOP_WORDS = 4;
+
+/**
+ * The words a hop searches for after a bridge's name: what is still missing; for a chained part with
+ * `hop.headQuery`, what is asked of the last thing first (its head), then the missing words.
+ */
+export function hopWords(
+  part: Pick<QuestionPart, "chain" | "head" | "text">,
+  missing: readonly string[],
+  settings: Pick<OfflineSettings, "hop">,
+): string[] {
+  const base = missing.length > 0 ? missing : part.head;
+  const ordered = settings.hop.headQuery && part.chain && part.head.length > 0 ? [...part.head, ...base] : [...base];
+  const words = searchableWords([...new Set(ordered)], part.text);
+  return settings.hop.headQuery && part.chain ? words.slice(0, HOP_WORDS) : words;
+}
+
 /** An entity every word of which an earlier query already held has been followed (or asked) before. */
 function usedAlready(entity: string, used: Set<string>): boolean {
   const words = entity.toLowerCase().split(/\s+/).filter(Boolean);
@@ -294,7 +312,7 @@ export async function planCalls(
     // Grades name folded terms ("tak" for "taking"); search with the question's own words.
     const words = queryTerms(part.query);
     const unfold = (t: string) => words.find((w) => fold(w) === t) ?? t;
-    const want = searchableWords((missing.length > 0 ? missing : part.head).map(unfold), part.text);
+    const want = hopWords(part, missing, settings).map(unfold);
     for (const entity of bridgeEntities.slice(0, settings.bridgesPerHop)) {
       const hop = `${entity} ${want.join(" ")}`.trim();
       calls.push(

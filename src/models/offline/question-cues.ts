@@ -359,3 +359,24 @@ export function withoutCues(text: string, table: CueTable, langs: readonly Lang[
   }
   return out + text.slice(at);
 }
+
+/**
+ * Words that tie an attribute to the thing it belongs to ("the capital OF X", "Geburtsort VON X", "X的首都",
+ * "Xの首都"), or a described thing to its description ("the county IN WHICH X lies", "the country X IS
+ * LOCATED IN"). Two of them in one question describe a thing by another thing: a chain of lookups.
+ * English possessives ("X's city") count too (see `linkCount` in analyze.ts).
+ */
+export const LINKS: CueTable = {
+  en: w("of|in which|of which|to which|from which|where|whose|located in|based in|situated in"),
+  de: w("von|vom|des|dessen|deren|in dem|in der|in welchem|in welcher|wo|liegt|gelegen"),
+  zh: w("的|所在|位于"),
+  ja: w("の|にある|に位置する"),
+};
+
+/** Words before a link that only say what kind of thing is asked ("what KIND of", "welche ART von"): not a link. */
+export const LINK_FILLER: CueTable = {
+  en: w("kind|type|sort|name|number|amount|lot|part|one|some|any|all|most|many|much|each|both|none|series"),
+  de: w("art|name|anzahl|menge|teil|einer|eine|eines|viele|alle"),
+  zh: [],
+  ja: w("何|どの"),
+};
