@@ -25,12 +25,12 @@ describe("global options", () => {
   it("are listed once, in `ferret --help`; a command's help points there instead of repeating them", async () => {
     const top = await ferret(["--help"]);
     expect(top.code).toBe(0);
-    expect(top.stdout.match(/--db <file>/g)).toHaveLength(1);
+    expect(top.stdout.match(/--db <file\|url>/g)).toHaveLength(1);
     expect(top.stdout).toContain("--model <spec>");
     for (const command of ["search", "ask", "sources", "ingest", "chat", "serve", "config"]) {
       const help = await ferret([command, "--help"]);
       expect(help.code, command).toBe(0);
-      expect(help.stdout, command).not.toContain("--db <file>");
+      expect(help.stdout, command).not.toContain("--db <file");
       expect(help.stdout, command).not.toContain("--embedder <spec>");
       expect(help.stdout, command).toContain(
         "Global options (--db, --config, --model, --as, --json, ...): see `ferret --help`.",
