@@ -9,7 +9,6 @@ import { resolveEmbedder } from "./embedders/resolve.js";
 import { type ModelChoice, resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
 import type { IngestLimits } from "./ingest/limits.js";
-import { evalSetTenant } from "./ingest/set-tenant.js";
 import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
 import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
 import { type AddDocument, type AddOptions, addDocuments } from "./library/add-documents.js";
@@ -94,11 +93,13 @@ export interface FerretOptions {
   baseUrl?: string;
   apiKey?: string;
   /**
-   * Who acts when a call names nobody. Default: the local owner of the file, holding every role, in the
-   * default tenant — or in the store's only tenant when it holds exactly one (an evaluation set ingested for
-   * its own tenant).
+   * Who acts when a call names nobody: a principal, or a function choosing one from the store (the CLI's
+   * `localOwnerOf` acts in the store's only tenant). Default: `LOCAL_OWNER`, the owner of the file, holding
+   * every role (`*`) in the `default` tenant: a library opening its own file reads all of it. A program
+   * serving others names the principal on every call (the server always does, from the key or token).
+   * Ingest without `tenant` goes to this principal's tenant when it is a fixed one, else to `default`.
    */
-  principal?: Principal;
+  principal?: Principal | ((store: StoreV1) => Promise<Principal>);
   cacheDir?: string;
   /** Re-rank the gathered evidence against the question before answering: `lexical`, `local:<model>`, or a reranker. */
   reranker?: string | RerankerV1;
@@ -246,8 +247,27 @@ export interface Ferret {
   close(): Promise<void>;
 }
 
+/** The parts a knowledge base is assembled from, resolved from `FerretOptions` (no policy decided here). */
+export interface FerretParts {
+  store: StoreV1;
+  embedder: EmbedderV1 | undefined;
+  engine: AgentEngineV1;
+  retriever: Retriever;
+  reranker: RerankerV1 | undefined;
+  cache: SubQueryCache | undefined;
+  inputLimits: InputLimits;
+}
+
 /** Opens (or creates) a knowledge base: the embedded SQLite store by default, offline engine, keyword search. */
 export async function createFerret(options: FerretOptions = {}): Promise<Ferret> {
+  return assembleFerret(await resolveFerretParts(options), options);
+}
+
+/**
+ * Configuration resolution: opens the store and resolves the embedder, engine, retriever, reranker and cache
+ * from the options. Who acts (the principal) is not decided here but by the caller (`assembleFerret`).
+ */
+export async function resolveFerretParts(options: FerretOptions = {}): Promise<FerretParts> {
   const env = options.env ?? process.env;
   const inputLimits = resolveInputLimits(options.inputLimits);
   const warn = options.onWarning ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
@@ -289,18 +309,11 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
             env,
           })
         : createOfflineEngine(options.minConfidence !== undefined ? { minConfidence: options.minConfidence } : {});
-  /** The principal of a call that names none (see `FerretOptions.principal`). */
-  const ownerOf = async (): Promise<Principal> => {
-    if (options.principal) return options.principal;
-    const tenants = (await store.tenants?.()) ?? [];
-    return tenants.length === 1 && !tenants.includes(LOCAL_OWNER.tenant)
-      ? { ...LOCAL_OWNER, tenant: tenants[0]! }
-      : LOCAL_OWNER;
-  };
   const flat = createRetriever({ store, embedder });
+  // Sizing counts every tenant's chunks: the store's own count, not what one principal may read.
   const shape =
     options.retrieval === "auto"
-      ? chooseRetrieval({ chunks: (await store.listSources(await ownerOf())).reduce((n, src) => n + src.chunks, 0) })
+      ? chooseRetrieval({ chunks: await countChunks(store) })
       : (options.retrieval ?? "flat");
   const retriever =
     shape === "hierarchical"
@@ -312,8 +325,32 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       : await resolveReranker({ spec: options.reranker, cacheDir: options.cacheDir, env, onWarning: warn });
   const cache: SubQueryCache | undefined =
     options.cache === false ? undefined : createSubQueryCache(typeof options.cache === "object" ? options.cache : {});
+  return { store, embedder, engine, retriever, reranker, cache, inputLimits };
+}
+
+/** Chunks in the store, over every tenant it holds (the default tenant when it names none). */
+async function countChunks(store: StoreV1): Promise<number> {
+  const tenants = (await store.tenants?.()) ?? [LOCAL_OWNER.tenant];
+  let chunks = 0;
+  for (const tenant of tenants) {
+    const sources = await store.listSources({ ...LOCAL_OWNER, tenant });
+    chunks += sources.reduce((n, src) => n + src.chunks, 0);
+  }
+  return chunks;
+}
+
+/**
+ * Assembly: the knowledge base over resolved parts, acting as `policy.principal` when a call names nobody
+ * (the local owner of the default tenant when that is not given either; see `FerretOptions.principal`).
+ */
+export function assembleFerret(parts: FerretParts, policy: Pick<FerretOptions, "principal" | "now"> = {}): Ferret {
+  const { store: s, embedder, engine, retriever, reranker, cache, inputLimits } = parts;
   const executeTool = cache ? createCachedExecutor({ cache }) : undefined;
-  const s = store;
+  const given = policy.principal;
+  /** The principal of a call that names none (see `FerretOptions.principal`). */
+  const ownerOf = async (): Promise<Principal> => (typeof given === "function" ? given(s) : (given ?? LOCAL_OWNER));
+  /** The tenant an ingest names when its options name none: a fixed principal's, else the default tenant. */
+  const ingestTenant = typeof given === "object" ? given.tenant : LOCAL_OWNER.tenant;
 
   async function prepareRun(question: string, opts: AskOptions) {
     // Caps first: nothing reads, splits or stores an over-long question.
@@ -375,8 +412,7 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
     embedder,
     engine,
     async ingest(path, opts = {}) {
-      // An evaluation set is ingested for the tenant its questions name (FORMAT.md), unless told otherwise.
-      const tenant = opts.tenant ?? evalSetTenant(path) ?? options.principal?.tenant ?? LOCAL_OWNER.tenant;
+      const tenant = opts.tenant ?? ingestTenant;
       if (embedder) await checkEmbedderCompatible(s, tenant, embedder);
       const summary = await ingestPath({
         store: s,
@@ -529,8 +565,8 @@ export async function createFerret(options: FerretOptions = {}): Promise<Ferret>
       if (removed) cache?.invalidateSource(principal.tenant, opts.source);
       return removed;
     },
-    keys: createApiKeys({ store: keyStoreOf(s), provider: s.provider, now: options.now }),
-    spend: createSpendLedger({ store: spendStoreOf(s), provider: s.provider, now: options.now }),
+    keys: createApiKeys({ store: keyStoreOf(s), provider: s.provider, now: policy.now }),
+    spend: createSpendLedger({ store: spendStoreOf(s), provider: s.provider, now: policy.now }),
     close() {
       return s.close();
     },

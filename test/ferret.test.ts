@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { localOwnerOf } from "../src/cli/principal.js";
 import { createFerret, type Ferret } from "../src/index.js";
+import { evalSetTenant } from "../src/ingest/set-tenant.js";
+import { LOCAL_OWNER } from "../src/spec/principal.js";
 
 const ACME = new URL("../examples/acme", import.meta.url).pathname;
 
@@ -14,14 +17,28 @@ describe("createFerret", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("ingests an evaluation set for its tenant, and a caller naming nobody reads the store's only tenant", async () => {
+  it("a library naming no principal acts as the documented default, the owner of the default tenant, and sniffs no tenant", async () => {
     dir = mkdtempSync(join(tmpdir(), "ferret-lib-"));
     ferret = await createFerret({ db: join(dir, "ferret.db") });
-    const summary = await ferret.ingest(ACME);
+    expect(await ferret.defaultPrincipal()).toEqual(LOCAL_OWNER);
+    // Ingest does not read the set's questions for a tenant: that is the caller's decision.
+    await ferret.ingest(ACME);
+    expect((await ferret.sources()).map((s) => s.name).sort()).toEqual(["handbook", "hr_policies", "support_tickets"]);
+    expect(await ferret.sources({ principal: { tenant: "acme", user: "x", roles: ["*"] } })).toEqual([]);
+    // A reader without roles in the same tenant is no owner: it sees no restricted source.
+    const reader = { tenant: LOCAL_OWNER.tenant, user: "r", roles: [] };
+    expect((await ferret.sources({ principal: reader })).map((s) => s.name)).not.toContain("hr_policies");
+  });
+
+  it("the caller decides the policy: the eval-set tenant and the CLI's owner of the store's only tenant", async () => {
+    dir = mkdtempSync(join(tmpdir(), "ferret-lib-"));
+    ferret = await createFerret({ db: join(dir, "ferret.db"), principal: localOwnerOf });
+    const tenant = evalSetTenant(ACME);
+    expect(tenant).toBe("acme");
+    const summary = await ferret.ingest(ACME, { tenant });
     expect(summary.added).toBeGreaterThan(0);
-    const sources = await ferret.sources();
-    expect(sources.map((s) => s.name).sort()).toEqual(["handbook", "hr_policies", "support_tickets"]);
-    // The set's questions name tenant acme: a principal of another tenant sees nothing of it.
+    expect(await ferret.defaultPrincipal()).toEqual({ ...LOCAL_OWNER, tenant: "acme" });
+    expect((await ferret.sources()).map((s) => s.name).sort()).toEqual(["handbook", "hr_policies", "support_tickets"]);
     expect(await ferret.sources({ principal: { tenant: "default", user: "x", roles: ["*"] } })).toEqual([]);
     const answer = await ferret.ask("Who leads the team that owns the Telemetry Gateway?");
     expect(answer.status).toBe("answered");

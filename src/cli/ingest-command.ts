@@ -3,6 +3,7 @@ import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { resolveConfig } from "../config/resolve-config.js";
 import type { IngestSummary } from "../ingest/ingest.js";
+import { evalSetTenant } from "../ingest/set-tenant.js";
 import { InvalidInputError } from "../spec/errors.js";
 import { positiveNumber } from "./flag-parsers.js";
 import { type GlobalOptions, openFerret, print, usesGlobalOptions } from "./options.js";
@@ -134,7 +135,8 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
             source: job.source,
             description: job.description,
             acl: job.acl,
-            tenant: job.tenant,
+            // An evaluation set is ingested for the tenant its questions name (FORMAT.md), unless told otherwise.
+            tenant: job.tenant ?? evalSetTenant(job.path),
             prune: flags.prune,
             maxFileBytes: flags.maxFileMb !== undefined ? Math.round(flags.maxFileMb * 1024 * 1024) : undefined,
             onProgress: (e) => {

@@ -10,7 +10,7 @@ import type { Principal } from "../spec/principal.js";
 import { redactUrl } from "../stores/postgres/db.js";
 import { isPostgresUrl } from "../stores/postgres/index.js";
 import { httpUrl, oneOf, principalSpec } from "./flag-parsers.js";
-import { parsePrincipal } from "./principal.js";
+import { localOwnerOf, parsePrincipal } from "./principal.js";
 
 /** Options every command takes. */
 export interface GlobalOptions {
@@ -127,7 +127,11 @@ export async function openFerret(
     );
   }
   try {
-    return await createFerret(ferretOptionsFrom(config, { db, apiKey: opts.apiKey, env }));
+    // The local CLI acts as the owner of the file when `--as` names nobody (see `localOwnerOf`).
+    return await createFerret({
+      ...ferretOptionsFrom(config, { db, apiKey: opts.apiKey, env }),
+      principal: localOwnerOf,
+    });
   } catch (error) {
     const code = codeOf(error);
     if (code === undefined) throw error;

@@ -1,7 +1,11 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
+import {
+  envValue,
+  localModelCacheDir,
+  type ProviderKind,
+  parseProviderSpec,
+  providerSpecError,
+} from "../models/provider-spec.js";
 import type { EmbedderV1 } from "../spec/embedder.js";
-import { InvalidInputError } from "../spec/errors.js";
 import { createApiEmbedder } from "./api-embedder.js";
 import { type ApiProvider, createEmbeddingModel } from "./api-models.js";
 import { createHashingEmbedder } from "./hashing.js";
@@ -34,6 +38,13 @@ export interface ResolveEmbedderOptions {
 
 const API_PROVIDERS: readonly ApiProvider[] = ["openai", "ollama", "openai-compatible"];
 
+const EMBEDDER_KIND: ProviderKind = {
+  field: "embedder",
+  what: "embedder",
+  known: ["local", "hash", ...API_PROVIDERS],
+  usage: "none, local:<model>, openai:<model>, ollama:<model>, openai-compatible:<model> or hash:<dims>",
+};
+
 /**
  * Turns an embedder spec into an embedder, or `undefined` for keyword-only search. A spec that is malformed or
  * lacks what it needs (an API key, a base URL) throws `InvalidInputError`; a local model that cannot be downloaded
@@ -43,25 +54,23 @@ export async function resolveEmbedder(options: ResolveEmbedderOptions): Promise<
   const spec = options.spec?.trim();
   if (spec === undefined || spec === "" || spec === "none") return undefined;
   const env = options.env ?? process.env;
-  const colon = spec.indexOf(":");
-  const provider = colon < 0 ? spec : spec.slice(0, colon);
-  const name = colon < 0 ? "" : spec.slice(colon + 1).trim();
-  if (!name) throw badSpec(spec, `missing the part after "${provider}:"`);
+  const { provider, name } = parseProviderSpec(spec, EMBEDDER_KIND);
 
   if (provider === "hash") {
     const dimensions = Number(name);
-    if (!/^\d+$/.test(name)) throw badSpec(spec, "hash:<dims> takes a whole number, e.g. hash:256");
+    if (!/^\d+$/.test(name))
+      throw providerSpecError(EMBEDDER_KIND, spec, "hash:<dims> takes a whole number, e.g. hash:256");
     return createHashingEmbedder({ dimensions });
   }
 
   if (provider === "local") {
     return loadLocalEmbedder({
       model: name,
-      cacheDir: options.cacheDir ?? defaultCacheDir(env),
+      cacheDir: options.cacheDir ?? localModelCacheDir(env),
       timeoutMs: options.localTimeoutMs,
       batchSize: options.batchSize,
       dtype: options.localDtype,
-      remoteHost: options.localRemoteHost ?? nonEmpty(env.HF_ENDPOINT),
+      remoteHost: options.localRemoteHost ?? envValue(env.HF_ENDPOINT),
       onWarning: options.onWarning,
     });
   }
@@ -70,27 +79,12 @@ export async function resolveEmbedder(options: ResolveEmbedderOptions): Promise<
     const apiProvider = provider as ApiProvider;
     const baseUrl =
       options.baseUrl ??
-      nonEmpty(env.FERRET_EMBED_BASE_URL) ??
-      (apiProvider === "ollama" ? undefined : nonEmpty(env.OPENAI_BASE_URL));
-    const apiKey = options.apiKey ?? nonEmpty(env.FERRET_EMBED_API_KEY) ?? nonEmpty(env.OPENAI_API_KEY);
+      envValue(env.FERRET_EMBED_BASE_URL) ??
+      (apiProvider === "ollama" ? undefined : envValue(env.OPENAI_BASE_URL));
+    const apiKey = options.apiKey ?? envValue(env.FERRET_EMBED_API_KEY) ?? envValue(env.OPENAI_API_KEY);
     const model = createEmbeddingModel({ provider: apiProvider, model: name, apiKey, baseUrl, fetch: options.fetch });
     return createApiEmbedder({ id: `${provider}:${name}`, model, batchSize: options.batchSize, ...options.retry });
   }
 
-  throw badSpec(spec, `unknown provider "${provider}"`);
-}
-
-function badSpec(spec: string, why: string): InvalidInputError {
-  return new InvalidInputError(
-    `embedder "${spec}": ${why}; use none, local:<model>, openai:<model>, ollama:<model>, openai-compatible:<model> or hash:<dims>`,
-    { field: "embedder" },
-  );
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value?.trim() ? value.trim() : undefined;
-}
-
-function defaultCacheDir(env: Record<string, string | undefined>): string {
-  return join(nonEmpty(env.XDG_CACHE_HOME) ?? join(homedir(), ".cache"), "ferret", "models");
+  throw providerSpecError(EMBEDDER_KIND, spec, `unknown provider "${provider}"`);
 }

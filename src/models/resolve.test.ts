@@ -38,9 +38,9 @@ describe("resolveModel", () => {
   it("lists the known providers for an unknown one", () => {
     expect(() => resolveModel({ spec: "mistral:large", env: {} })).toThrow(InvalidInputError);
     expect(() => resolveModel({ spec: "mistral:large", env: {} })).toThrow(
-      /Known providers: openai, anthropic, ollama, openai-compatible/,
+      /unknown provider "mistral"; use openai:<model>, anthropic:<model>, ollama:<model>, openai-compatible:<model>/,
     );
-    expect(() => resolveModel({ spec: "gpt-4o", env: {} })).toThrow(/Unknown model provider "gpt-4o"/);
+    expect(() => resolveModel({ spec: "gpt-4o", env: {} })).toThrow(/model "gpt-4o": unknown provider "gpt-4o"/);
     expect(() => resolveModel({ spec: "openai:", env: { OPENAI_API_KEY: "k" } })).toThrow(/names no model/);
   });
 

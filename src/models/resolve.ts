@@ -7,6 +7,7 @@ import { createOllama } from "ollama-ai-provider-v2";
 import { InvalidInputError } from "../spec/errors.js";
 import { loadModelsConfig, type ModelConfigEntry, type ModelsConfig } from "./config.js";
 import { lookupPricing, type ModelPricing, type PriceOverride } from "./pricing.js";
+import { type ProviderKind, parseProviderSpec } from "./provider-spec.js";
 
 export const PROVIDERS = ["openai", "anthropic", "ollama", "openai-compatible"] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -48,19 +49,16 @@ function isProvider(value: string): value is Provider {
   return (PROVIDERS as readonly string[]).includes(value);
 }
 
+const MODEL_KIND: ProviderKind = {
+  field: "model",
+  what: "model",
+  known: PROVIDERS,
+  usage: `${PROVIDERS.map((p) => `${p}:<model>`).join(", ")} or "offline" for the built-in engine`,
+};
+
 function parseSpec(spec: string): { provider: Provider; name: string } {
-  const colon = spec.indexOf(":");
-  const provider = colon < 0 ? spec : spec.slice(0, colon);
-  const name = colon < 0 ? "" : spec.slice(colon + 1).trim();
-  if (!isProvider(provider)) {
-    throw new InvalidInputError(
-      `Unknown model provider "${provider}" in "${spec}". Known providers: ${PROVIDERS.join(", ")} (or "offline" for the built-in engine).`,
-      { field: "model", known: [...PROVIDERS] },
-    );
-  }
-  if (!name)
-    throw new InvalidInputError(`Model "${spec}" names no model: use ${provider}:<model>.`, { field: "model" });
-  return { provider, name };
+  const { provider, name } = parseProviderSpec(spec, MODEL_KIND);
+  return { provider: provider as Provider, name };
 }
 
 function keyFrom(options: ResolveModelOptions, entry: ModelConfigEntry | undefined, fallbackEnv: string) {

@@ -1,12 +1,23 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { RerankingModel } from "ai";
+import {
+  envValue,
+  localModelCacheDir,
+  type ProviderKind,
+  parseProviderSpec,
+  providerSpecError,
+} from "../models/provider-spec.js";
 import { InvalidInputError } from "../spec/errors.js";
 import { type Passage, passageKey } from "../spec/passage.js";
 import type { RerankerV1 } from "../spec/reranker.js";
 import { createApiReranker } from "./rerank-api.js";
 import { createLexicalReranker } from "./rerank-lexical.js";
 import { type LocalRerankerOptions, loadLocalReranker } from "./rerank-local.js";
+
+const RERANKER_KIND: ProviderKind = {
+  field: "reranker",
+  what: "re-ranker",
+  usage: "none, lexical, local:<model> or <provider>:<model> (e.g. cohere:rerank-v3.5)",
+};
 
 export const DEFAULT_LOCAL_RERANKER = "local:Xenova/ms-marco-MiniLM-L-6-v2";
 
@@ -44,18 +55,15 @@ export async function resolveReranker(options: ResolveRerankerOptions): Promise<
   const text = spec?.trim();
   if (text === undefined || text === "" || text === "none") return undefined;
   if (text === "lexical") return createLexicalReranker();
-  const colon = text.indexOf(":");
-  const provider = colon < 0 ? text : text.slice(0, colon);
-  const name = colon < 0 ? "" : text.slice(colon + 1).trim();
-  if (!name) throw badSpec(text, `missing the part after "${provider}:"`);
+  const { provider, name } = parseProviderSpec(text, RERANKER_KIND);
   const env = options.env ?? process.env;
   if (provider === "local") {
     return loadLocalReranker({
       model: name,
-      cacheDir: options.cacheDir ?? join(nonEmpty(env.XDG_CACHE_HOME) ?? join(homedir(), ".cache"), "ferret", "models"),
+      cacheDir: options.cacheDir ?? localModelCacheDir(env),
       timeoutMs: options.localTimeoutMs,
       dtype: options.localDtype,
-      remoteHost: options.localRemoteHost ?? nonEmpty(env.HF_ENDPOINT),
+      remoteHost: options.localRemoteHost ?? envValue(env.HF_ENDPOINT),
       onWarning: options.onWarning,
     });
   }
@@ -76,7 +84,7 @@ export async function resolveReranker(options: ResolveRerankerOptions): Promise<
     | undefined;
   const make = instance?.rerankingModel ?? instance?.reranking;
   if (!instance || typeof make !== "function") {
-    throw badSpec(text, `${pkg} has no reranking models`);
+    throw providerSpecError(RERANKER_KIND, text, `${pkg} has no reranking models`);
   }
   return createApiReranker({ model: make.call(instance, name) as Exclude<RerankingModel, string> });
 }
@@ -119,17 +127,6 @@ export async function rerankEvidence<T extends Passage>(options: RerankEvidenceO
   return out.slice(0, limit);
 }
 
-function badSpec(spec: string, why: string): InvalidInputError {
-  return new InvalidInputError(
-    `re-ranker "${spec}": ${why}; use none, lexical, local:<model> or <provider>:<model> (e.g. cohere:rerank-v3.5)`,
-    { field: "reranker" },
-  );
-}
-
 function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value?.trim() ? value.trim() : undefined;
 }
