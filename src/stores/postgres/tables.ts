@@ -23,31 +23,6 @@ const MAX_CELL_CHARS = 10_000;
 const MAX_RESULT_CHARS = 4 * 1024 * 1024;
 const FETCH_BATCH = 1000;
 
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
-/**
- * Result values as SQLite gives them: COUNT and SUM of integers (bigint) and AVG or ROUND (numeric) come back
- * from pg as strings; a bigint becomes a number where it is a safe integer (else it stays a string), a numeric
- * becomes a double, as SQLite computes it.
- */
-const RESULT_TYPES = {
-  getTypeParser(oid: number, format?: "text" | "binary") {
-    if (oid === INT8_OID) {
-      return (value: string) => {
-        const n = Number(value);
-        return Number.isSafeInteger(n) ? n : value;
-      };
-    }
-    if (oid === NUMERIC_OID) {
-      return (value: string) => {
-        const n = Number(value);
-        return Number.isFinite(n) ? n : value;
-      };
-    }
-    return pg.types.getTypeParser(oid, format);
-  },
-};
-
 const PG_TYPES: Record<string, string> = { TEXT: "text", INTEGER: "bigint", REAL: "double precision" };
 
 /** The schema holding a tenant's tables: sanitised tenant name plus a hash against collisions. */
@@ -342,11 +317,7 @@ export async function querySql(
     for (;;) {
       await budget();
       const want = Math.min(FETCH_BATCH, maxRows + 1 - values.length);
-      const fetched = await client.query({
-        text: `FETCH ${want} FROM ferret_query`,
-        rowMode: "array",
-        types: RESULT_TYPES,
-      });
+      const fetched = await client.query({ text: `FETCH ${want} FROM ferret_query`, rowMode: "array" });
       columns = fetched.fields.map((f) => f.name);
       for (const row of fetched.rows as unknown[][]) {
         bytes += JSON.stringify(row).length;
