@@ -5,7 +5,7 @@ import { resolveConfig } from "../config/resolve-config.js";
 import type { IngestSummary } from "../ingest/ingest.js";
 import { evalSetTenant } from "../ingest/set-tenant.js";
 import { InvalidInputError } from "../spec/errors.js";
-import { positiveNumber } from "./flag-parsers.js";
+import { positiveNumber, wholeNumber } from "./flag-parsers.js";
 import { type GlobalOptions, openFerret, print, usesGlobalOptions } from "./options.js";
 
 interface IngestFlags extends GlobalOptions {
@@ -16,6 +16,7 @@ interface IngestFlags extends GlobalOptions {
   prune?: boolean;
   strict?: boolean;
   maxFileMb?: number;
+  workers?: number;
 }
 
 function summaryText(s: IngestSummary): string {
@@ -113,7 +114,12 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
       .option("--tenant <tenant>", "tenant to ingest for")
       .option("--prune", "remove documents that are gone from the path")
       .option("--strict", "exit non-zero when any file failed")
-      .option("--max-file-mb <n>", "skip files larger than this (default 50)", positiveNumber),
+      .option("--max-file-mb <n>", "skip files larger than this (default 50)", positiveNumber)
+      .option(
+        "--workers <n>",
+        "parse worker threads (default one per core, at most 4; 0 parses in process)",
+        wholeNumber(0, 64),
+      ),
   ).action(async (path: string | undefined, flags: IngestFlags) => {
     const jobs = ingestJobs(path, flags);
     const ferret = await openFerret(flags, "create");
@@ -138,6 +144,7 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
             // An evaluation set is ingested for the tenant its questions name (FORMAT.md), unless told otherwise.
             tenant: job.tenant ?? evalSetTenant(job.path),
             prune: flags.prune,
+            workers: flags.workers,
             maxFileBytes: flags.maxFileMb !== undefined ? Math.round(flags.maxFileMb * 1024 * 1024) : undefined,
             onProgress: (e) => {
               if (bar) {

@@ -16,4 +16,11 @@ export interface SqlDialect {
   present(column: string): string;
   /** The column is empty (NULL or the empty string). */
   absent(column: string): string;
+  /** A number expression rounded to `digits` decimals (PostgreSQL rounds only `numeric` to a given scale). */
+  round(expression: string, digits: number): string;
+  /**
+   * The column's value with an empty string as NULL, keeping the column's type: a number column stays a number
+   * (its MIN and MAX compare as numbers). `type` is the column's declared type.
+   */
+  emptyAsNull(column: string, type: "TEXT" | "INTEGER" | "REAL"): string;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tableStoreOf } from "../spec/store.js";
 import { defineTool } from "./define-tool.js";
 import { findTable, noSuchTable, quoteName, ROW_ID_COLUMN, readableTables } from "./list-tables.js";
 
@@ -62,8 +63,9 @@ export const describeTableTool = defineTool({
     const table = findTable(tables, args.table);
     if (table === undefined) return { status: "error", hint: noSuchTable(args.table, tables) };
     const t = quoteName(table.name);
+    const dialect = tableStoreOf(ctx.store)?.sqlDialect;
     const stats = table.columns.flatMap((c, i) => {
-      const v = `NULLIF(${quoteName(c.name)}, '')`;
+      const v = dialect?.emptyAsNull(c.name, c.type) ?? `NULLIF(${quoteName(c.name)}, '')`;
       return [
         `COUNT(${v}) AS p${i}`,
         `COUNT(DISTINCT ${v}) AS d${i}`,
@@ -90,7 +92,7 @@ export const describeTableTool = defineTool({
       if (distinct > 0 && distinct <= FEW_DISTINCT && distinct < present && kind !== "date") {
         const name = quoteName(c.name);
         const values = await ctx.store.querySql(
-          `SELECT ${name} AS v, COUNT(*) AS n FROM ${t} WHERE NULLIF(${name}, '') IS NOT NULL GROUP BY ${name} ORDER BY n DESC, ${name} LIMIT ${MAX_SAMPLE_VALUES}`,
+          `SELECT ${name} AS v, COUNT(*) AS n FROM ${t} WHERE ${dialect?.emptyAsNull(c.name, c.type) ?? `NULLIF(${name}, '')`} IS NOT NULL GROUP BY ${name} ORDER BY n DESC, ${name} LIMIT ${MAX_SAMPLE_VALUES}`,
           ctx.principal,
           { signal: ctx.signal },
         );

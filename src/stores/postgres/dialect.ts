@@ -14,4 +14,8 @@ export const postgresDialect: SqlDialect = {
   joinValues: (expression) => `string_agg(DISTINCT (${expression})::text, ', ')`,
   present: (column) => `NULLIF(${ident(column)}::text, '') IS NOT NULL`,
   absent: (column) => `NULLIF(${ident(column)}::text, '') IS NULL`,
+  // ROUND(x, n) exists for numeric only; AVG of a double precision column is double precision.
+  round: (expression, digits) => `ROUND((${expression})::numeric, ${digits})`,
+  // Number columns are bigint or double precision here and cannot hold '' (comparing one with '' fails).
+  emptyAsNull: (column, type) => (type === "TEXT" ? `NULLIF(${ident(column)}, '')` : ident(column)),
 };

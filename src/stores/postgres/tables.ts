@@ -430,7 +430,8 @@ function sqlError(error: unknown, sql: string, timeoutMs: number, tables: Permit
     default:
       if (typeof code === "string" && /^(42|22|21|2F|3F)/.test(code)) {
         return new SqlInvalidError(`The query is not valid: ${message}`, {
-          reason: "invalid",
+          // 42601 is PostgreSQL's syntax_error: the same portable code as SQLite's syntax errors.
+          reason: code === "42601" ? "syntax" : "invalid",
           detail: message,
           cause: error,
           context,

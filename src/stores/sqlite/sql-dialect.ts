@@ -12,4 +12,7 @@ export const sqliteDialect: SqlDialect = {
   joinValues: (expression) => `group_concat(${expression}, ', ')`,
   present: (column) => `NULLIF(${ident(column)}, '') IS NOT NULL`,
   absent: (column) => `NULLIF(${ident(column)}, '') IS NULL`,
+  round: (expression, digits) => `ROUND(${expression}, ${digits})`,
+  // A number column of SQLite can hold '' (type affinity keeps it as text), so every column drops it.
+  emptyAsNull: (column) => `NULLIF(${ident(column)}, '')`,
 };

@@ -38,6 +38,8 @@ export function createMemoryStore(
       joinValues: noDialect,
       present: noDialect,
       absent: noDialect,
+      round: noDialect,
+      emptyAsNull: noDialect,
     },
     runs,
     putSource: unsupported("putSource"),

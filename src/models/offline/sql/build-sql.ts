@@ -75,7 +75,7 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
     const part = named.at(-1)!;
     const rest = o.conditions.filter((c) => c !== part).map((c) => c.sql);
     const hits = `SUM(CASE WHEN ${part.sql} THEN 1 ELSE 0 END)`;
-    const sql = `SELECT ROUND(100.0 * ${hits} / COUNT(*), 2) AS value, ${hits} AS k, COUNT(*) AS n FROM ${t}${where(rest)}`;
+    const sql = `SELECT ${o.dialect.round(`100.0 * ${hits} / COUNT(*)`, 2)} AS value, ${hits} AS k, COUNT(*) AS n FROM ${t}${where(rest)}`;
     const restLabels = o.conditions.filter((c) => c !== part);
     const built = plan(sql, [...rest, part.sql], `share of ${noun} with ${part.label}`, { part: part.label });
     built.conditions = restLabels;
@@ -89,7 +89,7 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
     const column = o.distinct!;
     const c = ident(column.name);
     const rows = [...base, `${c} IS NOT NULL`];
-    const sql = `SELECT COUNT(*) AS n, ${o.dialect.joinValues("v")} AS "values" FROM (SELECT DISTINCT ${c} AS v FROM ${t}${where(rows)} ORDER BY v)`;
+    const sql = `SELECT COUNT(*) AS n, ${o.dialect.joinValues("v")} AS "values" FROM (SELECT DISTINCT ${c} AS v FROM ${t}${where(rows)} ORDER BY v) AS d`;
     return plan(sql, rows, `number of distinct ${column.name} values among ${noun}`, { column: column.name });
   }
   if (kind === "group" || kind === "top_group") {
@@ -97,8 +97,8 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
     const useMeasure = measure && !measure.date && (o.intent.avg || o.intent.sum || o.intent.superlative);
     const metric = useMeasure
       ? o.intent.avg
-        ? `ROUND(AVG(${measure.sql}), 2)`
-        : `ROUND(SUM(${measure.sql}), 2)`
+        ? o.dialect.round(`AVG(${measure.sql})`, 2)
+        : o.dialect.round(`SUM(${measure.sql})`, 2)
       : "COUNT(*)";
     const metricName = useMeasure ? "value" : "n";
     const metricLabel = useMeasure ? `${o.intent.avg ? "average" : "total"} ${measure.label}` : `number of ${noun}`;
@@ -116,8 +116,8 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
     const order = o.intent.superlative === "min" ? "asc" : "desc";
     const best = order === "asc" ? "MIN" : "MAX";
     const inner = `SELECT ${metric} AS x FROM ${t}${where(rows)} GROUP BY ${g.sql}`;
-    const sql = `${select} HAVING ${metric} = (SELECT ${best}(x) FROM (${inner})) ORDER BY ${ident(g.name)}`;
-    const list = [...rows, `${g.sql} IN (SELECT ${ident(g.name)} FROM (${sql}))`];
+    const sql = `${select} HAVING ${metric} = (SELECT ${best}(x) FROM (${inner}) AS g) ORDER BY ${ident(g.name)}`;
+    const list = [...rows, `${g.sql} IN (SELECT ${ident(g.name)} FROM (${sql}) AS b)`];
     const what = `${g.name} with the ${order === "asc" ? "lowest" : "highest"} ${metricLabel}`;
     return plan(sql, list, what, { ...extra, order });
   }
@@ -125,7 +125,7 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
   const rows = [...base, ...(m.requires ? [m.requires] : []), `${m.sql} IS NOT NULL`];
   const extra = { column: m.column, measure: m.label };
   if (kind === "sum" || kind === "avg") {
-    const agg = kind === "sum" ? `ROUND(SUM(${m.sql}), 2)` : `ROUND(AVG(${m.sql}), 2)`;
+    const agg = o.dialect.round(kind === "sum" ? `SUM(${m.sql})` : `AVG(${m.sql})`, 2);
     const sql = `SELECT ${agg} AS value, COUNT(*) AS n FROM ${t}${where(rows)}`;
     return plan(sql, rows, `${kind === "sum" ? "total" : "average"} ${m.label} over ${noun}`, extra);
   }

@@ -252,7 +252,7 @@ function findMeasure(
         scan.mask.take(m.index, m.index + m[0].length);
       }
       return {
-        sql: `ROUND(${daysBetween(scan, span.start, span.end)}, 2)`,
+        sql: scan.dialect.round(daysBetween(scan, span.start, span.end), 2),
         label: `days from ${span.start.name} to ${span.end.name}`,
         column: span.end.name,
         requires: `${ident(span.end.name)} IS NOT NULL`,
