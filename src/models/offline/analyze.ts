@@ -90,7 +90,7 @@ export function linkOffsets(text: string, lang: Lang = languageOf(text)): number
 }
 
 /**
- * A chain told without a relative pronoun: "the country of citizenship of the author of X", "X's city of
+ * A chain told without a relative pronoun: "the home city of the founder of X", "X's city of
  * birth's region", "Geburtsort des Autors von X", "X的作者的国籍", "Xの作者の出身国". The head is what is
  * asked of the last thing found: the words before the first link that are not the question's own names
  * (before the second link when the first leaves none).

@@ -1,7 +1,7 @@
 /**
  * Which units of the evidence may answer a part at all. A heading names a section, it does not state
  * anything; a line of a table of contents points at a page; a row or field of another record than the one
- * the question names (ticket T-1083 when T-1087 is asked, error KC-1001 when KC-3001 is asked) answers a
+ * the question names (ticket Q-2041 when Q-2042 is asked, error ER-1001 when ER-3001 is asked) answers a
  * different question. Such units are skipped as answer sources, so the answer neither quotes nor cites them.
  * Every check is linear in its input.
  */
@@ -55,8 +55,8 @@ export function isContentsPassage(p: { title?: string; section?: string; text: s
 }
 
 /**
- * The shape of an identifier: its letters and the count of digits in each group ("T-1055" -> "T-4",
- * "INC-2026-031" -> "INC-4-3"). Two identifiers of one shape name records of one kind.
+ * The shape of an identifier: its letters and the count of digits in each group ("Q-2042" -> "Q-4",
+ * "REQ-2031-007" -> "INC-4-3"). Two identifiers of one shape name records of one kind.
  */
 export function shapeOf(id: string): string {
   return id
@@ -66,7 +66,7 @@ export function shapeOf(id: string): string {
     .join("-");
 }
 
-/** The identifiers a text names (T-1055, KF-000688, INC-2026-031), upper-cased. */
+/** The identifiers a text names (Q-2042, LX-000123, REQ-2031-007), upper-cased. */
 export function identifiersIn(text: string): string[] {
   return extractEntities(text)
     .filter((e) => e.type === "identifier")
@@ -75,7 +75,7 @@ export function identifiersIn(text: string): string[] {
 
 /**
  * Does a unit belong to the record of another identifier than the asked ones? Its passage's document is that
- * record (`tickets.csv#T-1083`), or the unit is a table row or field line naming only identifiers of an asked
+ * record (`tickets.csv#Q-2041`), or the unit is a table row or field line naming only identifiers of an asked
  * one's shape that are not asked. Prose may mention other records in passing; it is not judged here.
  */
 export function otherRecord(asked: readonly string[], unit: { text: string; record: boolean }, docId: string): boolean {
@@ -153,7 +153,7 @@ export function cleanLead(text: string, maxCuts = 24): string | undefined {
 /**
  * Does a field of the unit answer what is asked: its label names an asked term ("status: closed" for "what
  * status ...") and its value is not only something the question already names (the record's own key,
- * "ticket_id: T-1055", answers nothing)? Works on `label: value` lines and on table rows under a header.
+ * "ticket_id: Q-2042", answers nothing)? Works on `label: value` lines and on table rows under a header.
  */
 export function labelAnswers(
   unit: { text: string; header?: string[] },
@@ -175,7 +175,7 @@ const isNamed = (value: string, named: readonly string[]) =>
 
 /**
  * Is the unit only a record's key: every field's value is something the question already names
- * ("ticket_id: T-1055" when T-1055 is asked)? It tells the asker nothing they did not say.
+ * ("ticket_id: Q-2042" when Q-2042 is asked)? It tells the asker nothing they did not say.
  */
 export function keyOnly(unit: { text: string; header?: string[] }, named: readonly string[]): boolean {
   const fields = fieldsOf(unit.text, unit.header);
@@ -184,7 +184,7 @@ export function keyOnly(unit: { text: string; header?: string[] }, named: readon
 
 /**
  * The words that name the kind of an identifier the text names: the word just before it ("ticket" of
- * "support ticket T-1055", "Sendung" of "Sendung KF-000688"). A field labelled by such a word ("Related
+ * "work order Q-2042", "Sendung" of "Sendung LX-000123"). A field labelled by such a word ("Related
  * tickets") is about records of that kind, not what is asked of the one named.
  */
 export function kindNouns(text: string): string[] {

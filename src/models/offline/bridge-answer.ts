@@ -6,8 +6,8 @@ import { askedTerms, type Candidate } from "./candidates.js";
 import { newEntities } from "./route.js";
 
 /**
- * The answer of a bridged question: "When did the country containing <town> leave the Empire?" is answered
- * by two sentences, one naming the town and the country it is in (the bridge), and one of the country's own
+ * The answer of a bridged question: "In which year did the region around <town> join the federation?" is answered
+ * by two sentences, one naming the town and the region it is in (the bridge), and one of the region's own
  * evidence stating the date. The answer is the second one's value, not a quote of the first.
  */
 export interface BridgedPair {

@@ -102,7 +102,7 @@ export function candidates(
       const title = passage.title ?? "";
       // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
       const topical = coverage(part.terms, fullText(passage));
-      // A passage that is the record of an entity the question names (ticket T-1055's row, INC-2026-031's page).
+      // A passage that is the record of an entity the question names (ticket Q-2042's row, REQ-2031-007's page).
       const about = part.entities.some((e) => mentions(`${passage.docId} ${title}`, e)) ? 1 : 0;
       if (filter.skipBoilerplate && isContentsPassage(passage)) continue;
       for (const whole of unitsOf(passage.text)) {

@@ -93,7 +93,7 @@ export interface AnswerSettings {
   maxValueLength: number;
   /** Headings without a figure, table-of-contents lines and contents passages never answer (answer-units.ts). */
   skipBoilerplate: boolean;
-  /** When a part names identifiers (T-1055), rows and fields of other records of that kind never answer. */
+  /** When a part names identifiers (Q-2042), rows and fields of other records of that kind never answer. */
   anchorIdentifiers: boolean;
   /** Score a unit gains when one of its fields is labelled by what is asked ("status: closed" for "what status"). */
   fieldLabelWeight: number;

@@ -232,7 +232,7 @@ export function valueSpan(
       const inner = typedSpans(value, kind, known)[0];
       const labelled = best.score >= needed;
       if (inner) return { ...span({ start: best.f.start + inner.start, end: best.f.start + inner.end }), labelled };
-      // A name or fact is the whole value, unless the question already holds it ("ticket_id: T-1055").
+      // A name or fact is the whole value, unless the question already holds it ("ticket_id: Q-2042").
       if ((!typedKind || kind === "person") && !known.toLowerCase().includes(value.trim().toLowerCase()))
         return { ...span(best.f), labelled };
     }
