@@ -271,7 +271,7 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
   if (!or) return undefined;
   const comma = q.lastIndexOf(",", or.start);
   if (comma < 0) {
-    // "Which band formed first The Exies or Circus Diablo?": with no comma, the names around "or" are the sides.
+    // "Which shop opened first Alder Books or Birch Tools?": with no comma, the names around "or" are the sides.
     const named = namesAround(q, or);
     return named ? sided(named.attribute, named.a, named.b) : undefined;
   }
