@@ -283,7 +283,7 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
   return sided(attribute, a, b);
 }
 
-/** The name a text starts with ("Jung Eun-ji members of" -> "Jung Eun-ji"), and the rest; the whole text when none. */
+/** The name a text starts with ("Ada Lovelace-Byron fellows of" -> "Ada Lovelace-Byron"), and the rest; the whole text when none. */
 function leadingName(text: string): { name: string; rest: string } {
   const t = text.trim().replace(/^(?:the|die|der|das)\s+/i, "");
   const first = extractEntities(t)[0];
