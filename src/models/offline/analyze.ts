@@ -349,7 +349,7 @@ function namesAround(
   const a = left.at(-1);
   const b = extractEntities(q.slice(or.end)).find((e) => e.type === "name");
   if (!a || !b || a.index < latinWordEnd(q)) return undefined;
-  // A leading article belongs to the name as written ("The Exies").
+  // A leading article belongs to the name as written ("The Alder Books").
   const article = /\b(?:the|der|die|das)\s+$/i.exec(q.slice(Math.max(0, a.index - 5), a.index));
   const aStart = article ? a.index - article[0].length : a.index;
   const rest = q.slice(or.end);
