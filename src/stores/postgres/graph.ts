@@ -14,11 +14,12 @@ import type {
 import { entityKey } from "../../spec/graph.js";
 import type { Passage } from "../../spec/passage.js";
 import type { Principal } from "../../spec/principal.js";
+import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js";
 import { mergePassages } from "../sqlite/graph-read.js";
 import { Params, principalScope } from "./db.js";
 import { chunkFilter } from "./filters.js";
 import type { RunInTx } from "./records.js";
-import { JOIN_DOCUMENT, SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "./search.js";
+import { JOIN_DOCUMENT } from "./search.js";
 
 interface EntityRow extends GraphEntity {
   id: number;

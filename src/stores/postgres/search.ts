@@ -1,47 +1,14 @@
 import type pg from "pg";
 import type { KeywordQuery, ScoredChunk, ScoredDocument, VectorQuery } from "../../spec/store.js";
+import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js";
 import { mismatch } from "../sqlite/vectors.js";
 import { Params } from "./db.js";
 import { foldText, getEmbedderInfo, storedDims } from "./documents.js";
 import { chunkFilter } from "./filters.js";
 import { BM25_INDEX, TS_CONFIG } from "./schema.js";
 
-/** Columns every search selects (chunks `c`, documents `d`). */
-export const SCORED_COLUMNS = `c.rowid AS rowid, c.id AS id, c.doc_id AS doc_id, c.source AS source, c.text AS text,
-  c.section AS section, c.start AS start, c."end" AS "end", c.updated_at AS updated_at, d.title AS title`;
-
+/** The document row of a chunk `c`, as `d` (its title is among the scored columns). */
 export const JOIN_DOCUMENT = "JOIN documents AS d ON d.tenant = c.tenant AND d.id = c.doc_id AND d.source = c.source";
-
-export interface ScoredRow {
-  rowid: number;
-  id: string;
-  doc_id: string;
-  source: string;
-  text: string;
-  section: string;
-  start: number;
-  end: number;
-  updated_at: string | null;
-  title: string;
-}
-
-export function toScoredChunk(row: ScoredRow, raw: number): ScoredChunk {
-  const section = (JSON.parse(row.section) as string[]).join(" > ");
-  const out: ScoredChunk = {
-    id: row.id,
-    docId: row.doc_id,
-    source: row.source,
-    title: row.title,
-    text: row.text,
-    score: raw,
-    raw,
-    start: row.start,
-    end: row.end,
-  };
-  if (section) out.section = section;
-  if (row.updated_at !== null) out.updatedAt = row.updated_at;
-  return out;
-}
 
 /**
  * A tsquery text that ORs the terms, each a quoted lexeme (so nothing in a term is read as query syntax);

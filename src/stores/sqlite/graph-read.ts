@@ -2,9 +2,9 @@ import type { EntityQuery, GraphEntity, GraphEntityType } from "../../spec/graph
 import { entityKey } from "../../spec/graph.js";
 import { type Passage, passageKey } from "../../spec/passage.js";
 import type { Principal } from "../../spec/principal.js";
+import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js";
 import type { StoreContext } from "./context.js";
 import { chunkFilter } from "./filters.js";
-import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "./scored.js";
 
 /** An entity as the reads return it: the node plus its rowid and how well it matched. */
 export interface EntityRow extends GraphEntity {

@@ -1,7 +1,7 @@
 import type { KeywordQuery, ScoredChunk } from "../../spec/store.js";
+import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js";
 import type { StoreContext } from "./context.js";
 import { chunkFilter, type SqlFragment } from "./filters.js";
-import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "./scored.js";
 
 /** bm25() column weights of chunks_fts: title, section, body. */
 export const BM25_WEIGHTS = { title: 2.0, section: 1.5, body: 1.0 } as const;

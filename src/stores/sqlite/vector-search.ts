@@ -1,8 +1,8 @@
 import type { ScoredChunk, VectorQuery } from "../../spec/store.js";
+import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js";
 import { type StoreContext, vectorBlob } from "./context.js";
 import { chunkFilter } from "./filters.js";
 import type { HnswIndexes } from "./hnsw.js";
-import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "./scored.js";
 import { getEmbedderInfo, mismatch, storedDims, vectorCount, vectorTable, vectorTableExists } from "./vectors.js";
 
 /** sqlite-vec's largest k for one KNN query. */

@@ -1,4 +1,4 @@
-import type { ScoredChunk } from "../../spec/store.js";
+import type { ScoredChunk } from "../spec/store.js";
 
 /** Columns every search selects (chunks `c`, documents `d`), in the shape `toScoredChunk` reads. */
 export const SCORED_COLUMNS = `c.rowid AS rowid, c.id AS id, c.doc_id AS doc_id, c.source AS source, c.text AS text,
