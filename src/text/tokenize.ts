@@ -141,47 +141,14 @@ export interface Sentence {
   end: number;
 }
 
-/**
- * Abbreviations written with a period inside a sentence, by language (ICU's segmenter breaks after each of
- * them: "Dr. | Katrin Albers"). Lower-cased, without the period. Words that often end a sentence ("Inc.",
- * "etc.") are left out; a single letter (an initial, "J. Smith", "z. B.") counts as an abbreviation too.
- */
-const ABBREVIATIONS: Record<"en" | "de", readonly string[]> = {
-  en: ["dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "no", "nos", "vs", "approx", "e.g", "i.e", "cf", "fig"],
-  de: ["dr", "prof", "hr", "fr", "nr", "bzw", "ca", "vgl", "ggf", "evtl", "inkl", "zzgl", "z.b", "d.h", "u.a", "str"],
-};
-const ABBREVIATION_SET = new Set(Object.values(ABBREVIATIONS).flat());
-
-/** The word before a sentence's closing period (markup such as `**` allowed after it), lower-cased. */
-const BEFORE_PERIOD = /(?:^|[\s([*_"'„“])((?:\p{L}\.)*\p{L}{1,6})\.[*_]*$/u;
-
-/** Does a sentence segment end in an abbreviation rather than a full stop? */
-export function endsInAbbreviation(sentence: string): boolean {
-  const word = BEFORE_PERIOD.exec(sentence.slice(-24))?.[1];
-  if (word === undefined) return false;
-  return /^\p{L}$/u.test(word) || ABBREVIATION_SET.has(word.toLowerCase());
-}
-
-/**
- * Sentences with offsets (trailing whitespace trimmed); handles 。！？ as well as Latin punctuation. A break
- * after an abbreviation ("Dr.", "z. B.") is not a sentence end: the two segments are joined.
- */
+/** Sentences with offsets (trailing whitespace trimmed); handles 。！？ as well as Latin punctuation. */
 export function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  let joinNext = false;
   for (const seg of sentenceSegments(text)) {
     const trimmed = seg.segment.trimEnd();
     const lead = trimmed.length - trimmed.trimStart().length;
     if (trimmed.trim().length === 0) continue;
-    const last = out[out.length - 1];
-    const end = seg.index + trimmed.length;
-    if (joinNext && last) {
-      last.end = end;
-      last.text = text.slice(last.start, end);
-    } else {
-      out.push({ text: trimmed.slice(lead), start: seg.index + lead, end });
-    }
-    joinNext = endsInAbbreviation(trimmed);
+    out.push({ text: trimmed.slice(lead), start: seg.index + lead, end: seg.index + trimmed.length });
   }
   return out;
 }
