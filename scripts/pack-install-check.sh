@@ -15,7 +15,8 @@ if tar -tzf "$tarball" | grep -E '\.test\.|__fixtures__|/(agent|tools)/testing/|
   exit 1
 fi
 
-if ! tar -tzf "$tarball" | grep -qx 'package/dist/testing/index.js'; then
+tar -tzf "$tarball" >"$work/files.txt"
+if ! grep -qx 'package/dist/testing/index.js' "$work/files.txt"; then
   echo "FAIL: the ferret/testing entry (dist/testing/index.js) is missing from the package" >&2
   exit 1
 fi
