@@ -39,63 +39,63 @@ export function graphWrite(fixture: GraphFixture): DocumentWrite {
 
 export const GRAPH_DOCS: GraphFixture[] = [
   {
-    id: "api/refunds.md",
+    id: "api/lanterns.md",
     source: "api_docs",
-    title: "Refunds API",
+    title: "Lanterns API",
     paragraphs: [
-      "POST /v2/refunds starts a refund; it is served by refund-orchestrator.",
-      "Refunds over 500 EUR need approval from Finance Ops.",
+      "PUT /v1/lanterns lights a lantern; lantern-relay answers those calls.",
+      "Lanterns above 900 lumens need a sign-off from Safety Desk.",
     ],
     mentions: [
       [
-        ["/v2/refunds", "path"],
-        ["refund-orchestrator", "code"],
+        ["/v1/lanterns", "path"],
+        ["lantern-relay", "code"],
       ],
-      [["Finance Ops", "name"]],
+      [["Safety Desk", "name"]],
     ],
   },
   {
-    id: "services/refund-orchestrator.md",
+    id: "services/lantern-relay.md",
     source: "handbook",
-    title: "refund-orchestrator",
+    title: "lantern-relay",
     paragraphs: [
-      "refund-orchestrator is owned by the Payments Core team and runs on 10.0.0.5.",
-      "Incident INC-2026-014 paused refund-orchestrator for two hours.",
+      "lantern-relay belongs to the Harbor Crew and runs on 10.0.0.5.",
+      "Outage OUT-7731 stopped lantern-relay for one night.",
     ],
     mentions: [
       [
-        ["refund-orchestrator", "code"],
-        ["Payments Core", "name"],
+        ["lantern-relay", "code"],
+        ["Harbor Crew", "name"],
         ["10.0.0.5", "ip"],
       ],
       [
-        ["INC-2026-014", "identifier"],
-        ["refund-orchestrator", "code"],
+        ["OUT-7731", "identifier"],
+        ["lantern-relay", "code"],
       ],
     ],
   },
   {
-    id: "teams/payments-core.md",
+    id: "teams/harbor-crew.md",
     source: "handbook",
-    title: "Payments Core",
-    paragraphs: ["Payments  Core is led by Hannah Cho; on call at payments-oncall@acme.io."],
+    title: "Harbor Crew",
+    paragraphs: ["Harbor  Crew reports to Odile Brandt; pager at harbor-pager@acme.io."],
     mentions: [
       [
-        ["Payments  Core", "name"],
-        ["Hannah Cho", "name"],
-        ["payments-oncall@acme.io", "email"],
+        ["Harbor  Crew", "name"],
+        ["Odile Brandt", "name"],
+        ["harbor-pager@acme.io", "email"],
       ],
     ],
   },
   {
     // Source `salaries` is readable by `hr` only.
-    id: "salaries/hannah.md",
+    id: "salaries/odile.md",
     source: "salaries",
     title: "Compensation review",
-    paragraphs: ["Hannah Cho moves to band L7 after review by Dana Smith; Project Nightjar is funded."],
+    paragraphs: ["Odile Brandt moves to band L7 after review by Dana Smith; Project Nightjar is funded."],
     mentions: [
       [
-        ["Hannah Cho", "name"],
+        ["Odile Brandt", "name"],
         ["Dana Smith", "name"],
         ["Project Nightjar", "name"],
       ],
@@ -116,15 +116,15 @@ export const GRAPH_DOCS: GraphFixture[] = [
     ],
   },
   {
-    id: "services/ledger.md",
+    id: "services/quillbook.md",
     source: "handbook",
     tenant: GLOBEX,
-    title: "Ledger",
-    paragraphs: ["Ledger calls refund-orchestrator at Globex."],
+    title: "Quillbook",
+    paragraphs: ["Quillbook calls lantern-relay at Globex."],
     mentions: [
       [
-        ["Ledger", "name"],
-        ["refund-orchestrator", "code"],
+        ["Quillbook", "name"],
+        ["lantern-relay", "code"],
         ["Globex", "name"],
       ],
     ],
@@ -165,139 +165,135 @@ export function runGraphSuite(name: string, open: OpenStore): void {
 
     describe("findEntities", () => {
       it("matches keys case- and space-insensitively, exact first, with the defining document's chunk first", async () => {
-        const found = await find("REFUND-Orchestrator", alice);
-        expect(found.entities[0]).toMatchObject({ key: "refund-orchestrator", mentions: 3, documents: 2 });
-        expect(found.passages[0]).toMatchObject({ id: "services/refund-orchestrator.md::0", score: 1 });
-        expect(found.passages[0]?.text).toContain("owned by the Payments Core team");
-        expect(await keys("payments core", alice)).toContain("payments core");
+        const found = await find("LANTERN-Relay", alice);
+        expect(found.entities[0]).toMatchObject({ key: "lantern-relay", mentions: 3, documents: 2 });
+        expect(found.passages[0]).toMatchObject({ id: "services/lantern-relay.md::0", score: 1 });
+        expect(found.passages[0]?.text).toContain("belongs to the Harbor Crew");
+        expect(await keys("harbor crew", alice)).toContain("harbor crew");
       });
 
       it("finds partial matches after exact ones, and filters by mention type", async () => {
-        expect(await keys("payments", alice)).toEqual(
-          expect.arrayContaining(["payments core", "payments-oncall@acme.io"]),
-        );
+        expect(await keys("harbor", alice)).toEqual(expect.arrayContaining(["harbor crew", "harbor-pager@acme.io"]));
         expect((await find("10.0.0.5", alice, "ip")).entities.map((e) => e.type)).toEqual(["ip"]);
         expect((await find("10.0.0.5", alice, "email")).entities).toEqual([]);
         const titled = await graph.findEntities({
-          value: "refund-orchestrator",
+          value: "lantern-relay",
           type: "title",
           principal: alice,
           k: 3,
         });
-        expect(titled.entities[0]).toMatchObject({ key: "refund-orchestrator", type: "title", mentions: 2 });
-        expect(new Set(titled.passages.map((p) => p.docId))).toEqual(new Set(["services/refund-orchestrator.md"]));
-        expect((await find("refund-orchestrator", alice)).entities[0]?.type).toBe("code");
+        expect(titled.entities[0]).toMatchObject({ key: "lantern-relay", type: "title", mentions: 2 });
+        expect(new Set(titled.passages.map((p) => p.docId))).toEqual(new Set(["services/lantern-relay.md"]));
+        expect((await find("lantern-relay", alice)).entities[0]?.type).toBe("code");
       });
 
       it("shows nothing from documents or sources the principal may not read", async () => {
         expect(await find("Dana Smith", alice)).toEqual({ entities: [], passages: [] });
         expect(await find("Nightjar", alice)).toEqual({ entities: [], passages: [] });
-        const hannah = await find("Hannah Cho", alice);
-        expect(hannah.entities[0]).toMatchObject({ mentions: 1, documents: 1 });
-        expect(hannah.passages.map((p) => p.docId)).toEqual(["teams/payments-core.md"]);
+        const odile = await find("Odile Brandt", alice);
+        expect(odile.entities[0]).toMatchObject({ mentions: 1, documents: 1 });
+        expect(odile.passages.map((p) => p.docId)).toEqual(["teams/harbor-crew.md"]);
         const dana = await find("Dana Smith", harriet);
         expect(dana.entities[0]).toMatchObject({ key: "dana smith", mentions: 2, documents: 2 });
       });
 
       it("keeps tenants apart", async () => {
-        const theirs = await find("refund-orchestrator", olga);
+        const theirs = await find("lantern-relay", olga);
         expect(theirs.entities[0]).toMatchObject({ mentions: 1, documents: 1 });
-        expect(theirs.passages.map((p) => p.docId)).toEqual(["services/ledger.md"]);
-        expect(await keys("Payments Core", olga)).toEqual([]);
-        expect(await keys("Ledger", alice)).toEqual([]);
+        expect(theirs.passages.map((p) => p.docId)).toEqual(["services/quillbook.md"]);
+        expect(await keys("Harbor Crew", olga)).toEqual([]);
+        expect(await keys("Quillbook", alice)).toEqual([]);
       });
     });
 
     describe("neighbours", () => {
       it("walks co-occurrence and defining-document edges, each with the chunks that show it", async () => {
-        const one = await graph.neighbours({ entity: "/v2/refunds", depth: 1, principal: alice });
-        expect(one?.root.key).toBe("/v2/refunds");
-        const edge = one?.edges.find((e) => e.to === "refund-orchestrator");
-        expect(edge).toMatchObject({ from: "/v2/refunds", kind: "co-occurs", weight: 1, depth: 1 });
-        expect(edge?.chunkIds).toEqual(["api/refunds.md::0"]);
-        expect(one?.edges.find((e) => e.to === "refunds api")?.kind).toBe("defines");
-        expect(one?.entities.map((e) => e.key)).not.toContain("payments core");
-        const two = await graph.neighbours({ entity: "/v2/refunds", depth: 2, principal: alice });
-        expect(two?.entities.find((e) => e.key === "payments core")?.depth).toBe(2);
-        expect(two?.passages.map((p) => p.id)).toContain("services/refund-orchestrator.md::0");
+        const one = await graph.neighbours({ entity: "/v1/lanterns", depth: 1, principal: alice });
+        expect(one?.root.key).toBe("/v1/lanterns");
+        const edge = one?.edges.find((e) => e.to === "lantern-relay");
+        expect(edge).toMatchObject({ from: "/v1/lanterns", kind: "co-occurs", weight: 1, depth: 1 });
+        expect(edge?.chunkIds).toEqual(["api/lanterns.md::0"]);
+        expect(one?.edges.find((e) => e.to === "lanterns api")?.kind).toBe("defines");
+        expect(one?.entities.map((e) => e.key)).not.toContain("harbor crew");
+        const two = await graph.neighbours({ entity: "/v1/lanterns", depth: 2, principal: alice });
+        expect(two?.entities.find((e) => e.key === "harbor crew")?.depth).toBe(2);
+        expect(two?.passages.map((p) => p.id)).toContain("services/lantern-relay.md::0");
       });
 
       it("never crosses a chunk the principal may not read", async () => {
-        const staff = await graph.neighbours({ entity: "Hannah Cho", depth: 3, principal: alice });
+        const staff = await graph.neighbours({ entity: "Odile Brandt", depth: 3, principal: alice });
         const seen = staff?.entities.map((e) => e.key) ?? [];
-        expect(seen).toContain("payments core");
+        expect(seen).toContain("harbor crew");
         expect(seen).not.toContain("dana smith");
         expect(seen).not.toContain("project nightjar");
-        expect(staff?.passages.map((p) => p.docId)).not.toContain("salaries/hannah.md");
-        const hr = await graph.neighbours({ entity: "Hannah Cho", depth: 1, principal: harriet });
-        expect(hr?.edges.find((e) => e.to === "dana smith")?.chunkIds).toEqual(["salaries/hannah.md::0"]);
+        expect(staff?.passages.map((p) => p.docId)).not.toContain("salaries/odile.md");
+        const hr = await graph.neighbours({ entity: "Odile Brandt", depth: 1, principal: harriet });
+        expect(hr?.edges.find((e) => e.to === "dana smith")?.chunkIds).toEqual(["salaries/odile.md::0"]);
         expect(await graph.neighbours({ entity: "Dana Smith", depth: 1, principal: alice })).toBeUndefined();
       });
     });
 
     describe("path", () => {
       it("finds the shortest path across documents with evidence for every edge", async () => {
-        const path = await graph.path({ from: "/v2/refunds", to: "Hannah Cho", maxDepth: 5, principal: alice });
+        const path = await graph.path({ from: "/v1/lanterns", to: "Odile Brandt", maxDepth: 5, principal: alice });
         expect(path?.entities.map((e) => e.key)).toEqual([
-          "/v2/refunds",
-          "refund-orchestrator",
-          "payments core",
-          "hannah cho",
+          "/v1/lanterns",
+          "lantern-relay",
+          "harbor crew",
+          "odile brandt",
         ]);
         expect(path?.edges.map((e) => [e.from, e.to])).toEqual([
-          ["/v2/refunds", "refund-orchestrator"],
-          ["refund-orchestrator", "payments core"],
-          ["payments core", "hannah cho"],
+          ["/v1/lanterns", "lantern-relay"],
+          ["lantern-relay", "harbor crew"],
+          ["harbor crew", "odile brandt"],
         ]);
         for (const edge of path?.edges ?? []) expect(edge.chunkIds.length).toBeGreaterThan(0);
         expect(path?.passages.map((p) => p.id)).toEqual(
-          expect.arrayContaining([
-            "api/refunds.md::0",
-            "services/refund-orchestrator.md::0",
-            "teams/payments-core.md::0",
-          ]),
+          expect.arrayContaining(["api/lanterns.md::0", "services/lantern-relay.md::0", "teams/harbor-crew.md::0"]),
         );
       });
 
       it("respects maxDepth, ACL and tenant", async () => {
         expect(
-          await graph.path({ from: "/v2/refunds", to: "Hannah Cho", maxDepth: 2, principal: alice }),
+          await graph.path({ from: "/v1/lanterns", to: "Odile Brandt", maxDepth: 2, principal: alice }),
         ).toBeUndefined();
         expect(
-          await graph.path({ from: "/v2/refunds", to: "Dana Smith", maxDepth: 5, principal: alice }),
+          await graph.path({ from: "/v1/lanterns", to: "Dana Smith", maxDepth: 5, principal: alice }),
         ).toBeUndefined();
-        const hr = await graph.path({ from: "/v2/refunds", to: "Dana Smith", maxDepth: 5, principal: harriet });
+        const hr = await graph.path({ from: "/v1/lanterns", to: "Dana Smith", maxDepth: 5, principal: harriet });
         expect(hr?.entities.at(-1)?.key).toBe("dana smith");
         expect(hr?.edges).toHaveLength(4);
-        expect(await graph.path({ from: "Ledger", to: "Payments Core", maxDepth: 5, principal: olga })).toBeUndefined();
-        const self = await graph.path({ from: "INC-2026-014", to: "inc-2026-014", maxDepth: 3, principal: alice });
-        expect(self).toMatchObject({ edges: [], entities: [{ key: "inc-2026-014" }] });
+        expect(
+          await graph.path({ from: "Quillbook", to: "Harbor Crew", maxDepth: 5, principal: olga }),
+        ).toBeUndefined();
+        const self = await graph.path({ from: "OUT-7731", to: "out-7731", maxDepth: 3, principal: alice });
+        expect(self).toMatchObject({ edges: [], entities: [{ key: "out-7731" }] });
       });
     });
 
     describe("mentions follow their documents", () => {
       it("replaces a document's mentions when it is rewritten and drops them when it is removed", async () => {
-        const teams = GRAPH_DOCS.find((d) => d.id === "teams/payments-core.md") as GraphFixture;
+        const teams = GRAPH_DOCS.find((d) => d.id === "teams/harbor-crew.md") as GraphFixture;
         await store.writeDocuments([
           graphWrite({
             ...teams,
-            paragraphs: ["Payments Core is led by Lee Park."],
+            paragraphs: ["Harbor Crew reports to Lee Park."],
             mentions: [
               [
-                ["Payments Core", "name"],
+                ["Harbor Crew", "name"],
                 ["Lee Park", "name"],
               ],
             ],
           }),
         ]);
-        expect(await keys("Hannah Cho", alice)).toEqual([]);
+        expect(await keys("Odile Brandt", alice)).toEqual([]);
         expect(await keys("Lee Park", alice)).toEqual(["lee park"]);
-        const path = await graph.path({ from: "/v2/refunds", to: "Lee Park", maxDepth: 5, principal: alice });
+        const path = await graph.path({ from: "/v1/lanterns", to: "Lee Park", maxDepth: 5, principal: alice });
         expect(path?.edges).toHaveLength(3);
-        await store.removeDocuments(ACME, ["teams/payments-core.md"], { source: "handbook" });
+        await store.removeDocuments(ACME, ["teams/harbor-crew.md"], { source: "handbook" });
         expect(await keys("Lee Park", alice)).toEqual([]);
         await store.removeSource(ACME, "api_docs");
-        expect(await keys("/v2/refunds", alice)).toEqual([]);
+        expect(await keys("/v1/lanterns", alice)).toEqual([]);
       });
 
       it("writes mentions in the document write's transaction: when they fail, the documents are not written", async () => {

@@ -51,10 +51,10 @@ const dump = (result: ToolResult) => JSON.stringify(result).toLowerCase();
 
 describe("search_entity", () => {
   it("returns the entity as a row and the passages that mention it", async () => {
-    const result = await call("search_entity", { value: "refund-orchestrator", type: "code" }, alice);
+    const result = await call("search_entity", { value: "lantern-relay", type: "code" }, alice);
     expect(result.status).toBe("ok");
-    expect(result.rows?.[0]).toMatchObject({ key: "refund-orchestrator", type: "code", documents: 2 });
-    expect(result.passages?.[0]?.id).toBe("services/refund-orchestrator.md::0");
+    expect(result.rows?.[0]).toMatchObject({ key: "lantern-relay", type: "code", documents: 2 });
+    expect(result.passages?.[0]?.id).toBe("services/lantern-relay.md::0");
   });
 
   it("finds nothing of an hr-only document for a principal without hr, and says so with a hint", async () => {
@@ -63,7 +63,7 @@ describe("search_entity", () => {
     expect(denied.hint).toContain("Dana Smith");
     const allowed = await call("search_entity", { value: "Dana Smith" }, harriet);
     expect(allowed.status).toBe("ok");
-    expect(allowed.passages?.map((p) => p.docId).sort()).toEqual(["handbook/severance.md", "salaries/hannah.md"]);
+    expect(allowed.passages?.map((p) => p.docId).sort()).toEqual(["handbook/severance.md", "salaries/odile.md"]);
   });
 
   it("rejects a bad type with a readable error", async () => {
@@ -75,57 +75,57 @@ describe("search_entity", () => {
 
 describe("traverse_graph", () => {
   it("returns edges as rows with their evidence, and walks deeper on request", async () => {
-    const one = await call("traverse_graph", { entity: "/v2/refunds" }, alice);
+    const one = await call("traverse_graph", { entity: "/v1/lanterns" }, alice);
     expect(one.status).toBe("ok");
     expect(one.rows).toContainEqual(
-      expect.objectContaining({ from: "/v2/refunds", to: "refund-orchestrator", kind: "co-occurs", depth: 1 }),
+      expect.objectContaining({ from: "/v1/lanterns", to: "lantern-relay", kind: "co-occurs", depth: 1 }),
     );
-    expect(one.passages?.map((p) => p.id)).toContain("api/refunds.md::0");
-    const three = await call("traverse_graph", { entity: "/v2/refunds", depth: 3 }, alice);
-    expect(three.rows?.some((r) => r.to === "hannah cho" && r.depth === 3)).toBe(true);
+    expect(one.passages?.map((p) => p.id)).toContain("api/lanterns.md::0");
+    const three = await call("traverse_graph", { entity: "/v1/lanterns", depth: 3 }, alice);
+    expect(three.rows?.some((r) => r.to === "odile brandt" && r.depth === 3)).toBe(true);
   });
 
   it("shows no edge or entity of an hr-only document to a principal without hr", async () => {
-    const staff = await call("traverse_graph", { entity: "Hannah Cho", depth: 3 }, alice);
+    const staff = await call("traverse_graph", { entity: "Odile Brandt", depth: 3 }, alice);
     expect(staff.status).toBe("ok");
     for (const secret of ["dana smith", "nightjar", "salaries/", "severance", "band l7"]) {
       expect(dump(staff)).not.toContain(secret);
     }
-    const hr = await call("traverse_graph", { entity: "Hannah Cho", depth: 1 }, harriet);
+    const hr = await call("traverse_graph", { entity: "Odile Brandt", depth: 1 }, harriet);
     expect(hr.rows?.map((r) => r.to)).toContain("dana smith");
     expect((await call("traverse_graph", { entity: "Project Nightjar" }, alice)).status).toBe("no_results");
   });
 
   it("bounds depth to 1..3", async () => {
-    const result = await call("traverse_graph", { entity: "/v2/refunds", depth: 4 }, alice);
+    const result = await call("traverse_graph", { entity: "/v1/lanterns", depth: 4 }, alice);
     expect(result.status).toBe("error");
   });
 });
 
 describe("find_path", () => {
   it("links an endpoint to a service to a team to a person across documents, with a passage per step", async () => {
-    const result = await call("find_path", { from: "/v2/refunds", to: "hannah cho" }, alice);
+    const result = await call("find_path", { from: "/v1/lanterns", to: "odile brandt" }, alice);
     expect(result.status).toBe("ok");
     expect(result.rows?.map((r) => [r.step, r.from, r.to])).toEqual([
-      [1, "/v2/refunds", "refund-orchestrator"],
-      [2, "refund-orchestrator", "payments core"],
-      [3, "payments core", "hannah cho"],
+      [1, "/v1/lanterns", "lantern-relay"],
+      [2, "lantern-relay", "harbor crew"],
+      [3, "harbor crew", "odile brandt"],
     ]);
     const docs = new Set(result.passages?.map((p) => p.docId));
-    expect(docs).toEqual(new Set(["api/refunds.md", "services/refund-orchestrator.md", "teams/payments-core.md"]));
+    expect(docs).toEqual(new Set(["api/lanterns.md", "services/lantern-relay.md", "teams/harbor-crew.md"]));
   });
 
   it("finds no path through an hr-only document without hr, and one with it", async () => {
-    const staff = await call("find_path", { from: "/v2/refunds", to: "Project Nightjar" }, alice);
+    const staff = await call("find_path", { from: "/v1/lanterns", to: "Project Nightjar" }, alice);
     expect(staff.status).toBe("no_results");
     expect(dump({ ...staff, hint: "" })).not.toContain("nightjar");
-    const hr = await call("find_path", { from: "/v2/refunds", to: "Project Nightjar" }, harriet);
+    const hr = await call("find_path", { from: "/v1/lanterns", to: "Project Nightjar" }, harriet);
     expect(hr.status).toBe("ok");
     expect(hr.rows?.at(-1)?.to).toBe("project nightjar");
   });
 
   it("honours maxDepth", async () => {
-    const result = await call("find_path", { from: "/v2/refunds", to: "Hannah Cho", maxDepth: 2 }, alice);
+    const result = await call("find_path", { from: "/v1/lanterns", to: "Odile Brandt", maxDepth: 2 }, alice);
     expect(result.status).toBe("no_results");
     expect(result.hint).toContain("within 2 hops");
   });

@@ -16,10 +16,10 @@ export const goodAsk: AskFn = async (q: EvalQuestion) => {
     case "m-001":
     case "m-002": {
       const refunds = evidence("docs/refunds.md", { text: "A refund request times out after 45 seconds." });
-      const oncall = evidence("docs/oncall.md", { text: "The handoff happens on Wednesday at 16:00 UTC." });
+      const oncall = evidence("docs/oncall.md", { text: "The night rota changes hands every Thursday at 07:30 UTC." });
       return run(
         {
-          text: q.id === "m-001" ? "45 seconds [1]." : "Wednesday at 16:00 UTC [1]; 45 seconds [2].",
+          text: q.id === "m-001" ? "45 seconds [1]." : "Thursday at 07:30 UTC [1]; 45 seconds [2].",
           citations: [cite("docs/refunds.md", "45 seconds")],
           evidence: [refunds, oncall],
           usage: { llmCalls: 1, toolCalls: 1, inputTokens: 100, outputTokens: 20, costUsd: 0.001 },

@@ -5,9 +5,9 @@ import { refusalAccurate } from "./refusal-accurate.js";
 
 describe("answerCorrect", () => {
   it("needs every keyword group", () => {
-    const q = question({ answer_keywords: [["Hannah Cho"], ["Wednesday"], ["16:00", "4 pm"]] });
-    expect(answerCorrect(answer({ text: "Hannah Cho leads it; handoff Wednesday at 4 PM [1]." }), q)).toBe(true);
-    expect(answerCorrect(answer({ text: "Hannah Cho leads it; handoff on Wednesday." }), q)).toBe(false);
+    const q = question({ answer_keywords: [["Odile Brandt"], ["Thursday"], ["19:30", "7:30 pm"]] });
+    expect(answerCorrect(answer({ text: "Odile Brandt runs it; rota swap Thursday at 7:30 PM [1]." }), q)).toBe(true);
+    expect(answerCorrect(answer({ text: "Odile Brandt runs it; rota swap on Thursday." }), q)).toBe(false);
   });
 
   it("ignores citation markers when matching", () => {
