@@ -137,11 +137,6 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** True when the principal holds `*`, which matches every ACL. */
-export function isOwner(principal: Principal): boolean {
-  return principal.roles.includes("*");
-}
-
 const BUSY = new Set(["40001", "40P01", "55P03", "57P03", "53300"]);
 const CONNECTION = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EHOSTUNREACH"]);
 

@@ -1,5 +1,6 @@
 import type { Principal } from "../../spec/principal.js";
-import { isOwner, type Params } from "./db.js";
+import { isOwner } from "../principal.js";
+import type { Params } from "./db.js";
 
 /** `allows(principal, acl)` over a jsonb array column. */
 export function aclAllows(p: Params, aclColumn: string, principal: Principal): string {

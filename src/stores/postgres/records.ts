@@ -3,7 +3,8 @@ import { AccessDeniedError, InvalidInputError } from "../../spec/errors.js";
 import type { ApiKeyRecord, KeyStoreV1, SpendEntry, SpendStoreV1 } from "../../spec/keys.js";
 import type { Principal } from "../../spec/principal.js";
 import type { RunListQuery, RunRecord, RunSummary, SessionTurn } from "../../spec/store.js";
-import { isOwner, type Scope } from "./db.js";
+import { isOwner } from "../principal.js";
+import type { Scope } from "./db.js";
 
 /** How the store runs one transaction with its RLS scope (closed checks, typed errors). */
 export type RunInTx = <T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>) => Promise<T>;

@@ -1,14 +1,10 @@
 import type { Principal } from "../../spec/principal.js";
+import { isOwner } from "../principal.js";
 
 /** A WHERE fragment and its positional parameters. */
 export interface SqlFragment {
   sql: string;
   params: unknown[];
-}
-
-/** True when the principal holds `*`, which matches every ACL (see `allows`). */
-export function isOwner(principal: Principal): boolean {
-  return principal.roles.includes("*");
 }
 
 /** SQL for `allows(principal, <aclColumn>)` over a JSON array column; `?` binds the roles as JSON. */

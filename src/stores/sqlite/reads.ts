@@ -1,8 +1,9 @@
 import type { ChunkRecord, DocumentRecord } from "../../spec/document.js";
 import type { Principal } from "../../spec/principal.js";
 import type { DocumentLookup } from "../../spec/store.js";
+import { isOwner } from "../principal.js";
 import type { StoreContext } from "./context.js";
-import { aclAllows, isOwner, sourceAllowed } from "./filters.js";
+import { aclAllows, sourceAllowed } from "./filters.js";
 
 interface DocumentRow {
   tenant: string;

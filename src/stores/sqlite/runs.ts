@@ -1,8 +1,8 @@
 import { AccessDeniedError } from "../../spec/errors.js";
 import type { Principal } from "../../spec/principal.js";
 import type { RunListQuery, RunRecord, RunSummary } from "../../spec/store.js";
+import { isOwner } from "../principal.js";
 import type { StoreContext } from "./context.js";
-import { isOwner } from "./filters.js";
 
 /** Saves (or updates) a run; a run id already used by another tenant is refused. */
 export function saveRun(ctx: StoreContext, run: RunRecord): void {

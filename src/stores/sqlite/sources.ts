@@ -1,9 +1,10 @@
 import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceKind, SourceRecord, TableSchema } from "../../spec/source.js";
+import { isOwner } from "../principal.js";
 import type { StoreContext } from "./context.js";
 import { bumpDataVersion } from "./data-version.js";
 import { bumpVectorVersions, deleteChunksOf, lastIngestKey } from "./documents.js";
-import { aclAllows, isOwner } from "./filters.js";
+import { aclAllows } from "./filters.js";
 import { dropTables, visibleColumns } from "./tables.js";
 import { VectorChanges } from "./vectors.js";
 
