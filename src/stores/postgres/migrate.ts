@@ -1,9 +1,9 @@
 import type Database from "better-sqlite3";
 import type { ChunkEntity, ChunkRecord, DocumentWrite } from "../../spec/document.js";
 import { InvalidInputError } from "../../spec/errors.js";
-import type { ApiKeyRecord } from "../../spec/keys.js";
 import type { SourceKind, TableSchema } from "../../spec/source.js";
 import type { SessionTurn } from "../../spec/store.js";
+import { type KeyRow, keyFromRow } from "../key-row.js";
 import { blobVector } from "../sqlite/context.js";
 import { openDatabase } from "../sqlite/schema.js";
 import { quoteIdent as sqliteIdent } from "../sqlite/tables.js";
@@ -264,34 +264,8 @@ async function copyRecords(db: Database.Database, to: PostgresStore) {
   for (const s of sessions.values()) {
     await to.appendTurns(s.id, { tenant: s.tenant, user: s.user, roles: [] }, s.turns);
   }
-  for (const key of db.prepare("SELECT * FROM api_keys").all() as {
-    id: string;
-    hash: string;
-    tenant: string;
-    user: string;
-    roles: string;
-    label: string | null;
-    rate_requests: number | null;
-    rate_per_ms: number | null;
-    daily_usd: number | null;
-    created_at: string;
-    revoked_at: string | null;
-  }[]) {
-    const record: ApiKeyRecord = {
-      id: key.id,
-      hash: key.hash,
-      tenant: key.tenant,
-      user: key.user,
-      roles: JSON.parse(key.roles) as string[],
-      createdAt: key.created_at,
-    };
-    if (key.label !== null) record.label = key.label;
-    if (key.rate_requests !== null && key.rate_per_ms !== null) {
-      record.rate = { requests: key.rate_requests, perMs: key.rate_per_ms };
-    }
-    if (key.daily_usd !== null) record.dailyUsd = key.daily_usd;
-    if (key.revoked_at !== null) record.revokedAt = key.revoked_at;
-    await to.keys.putKey(record);
+  for (const key of db.prepare("SELECT * FROM api_keys").all() as KeyRow[]) {
+    await to.keys.putKey(keyFromRow(key));
   }
   await to.copySpend(
     db.prepare("SELECT tenant, day, key_id, usd, runs FROM spend").all() as {

@@ -3,6 +3,7 @@ import { AccessDeniedError, InvalidInputError } from "../../spec/errors.js";
 import type { ApiKeyRecord, KeyStoreV1, SpendEntry, SpendStoreV1 } from "../../spec/keys.js";
 import type { Principal } from "../../spec/principal.js";
 import type { RunListQuery, RunRecord, RunSummary, SessionTurn } from "../../spec/store.js";
+import { type KeyRow, keyFromRow, keyValues } from "../key-row.js";
 import { isOwner } from "../principal.js";
 import type { Scope } from "./db.js";
 
@@ -182,37 +183,6 @@ export async function getTurns(client: pg.ClientBase, sessionId: string, princip
   return rows.rows;
 }
 
-interface KeyRow {
-  id: string;
-  hash: string;
-  tenant: string;
-  user: string;
-  roles: string[];
-  label: string | null;
-  rate_requests: number | null;
-  rate_per_ms: number | null;
-  daily_usd: number | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-function toKey(row: KeyRow): ApiKeyRecord {
-  const key: ApiKeyRecord = {
-    id: row.id,
-    hash: row.hash,
-    tenant: row.tenant,
-    user: row.user,
-    roles: row.roles,
-    createdAt: row.created_at,
-  };
-  if (row.label !== null) key.label = row.label;
-  if (row.rate_requests !== null && row.rate_per_ms !== null)
-    key.rate = { requests: row.rate_requests, perMs: row.rate_per_ms };
-  if (row.daily_usd !== null) key.dailyUsd = row.daily_usd;
-  if (row.revoked_at !== null) key.revokedAt = row.revoked_at;
-  return key;
-}
-
 /** API keys (the SHA-256 of each key, never the key). Looked up before a tenant is known, so not tenant-scoped. */
 export class PgKeys implements KeyStoreV1 {
   readonly specificationVersion = "v1" as const;
@@ -227,19 +197,7 @@ export class PgKeys implements KeyStoreV1 {
       await client.query(
         `INSERT INTO api_keys (id, hash, tenant, "user", roles, label, rate_requests, rate_per_ms, daily_usd,
            created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          key.id,
-          key.hash,
-          key.tenant,
-          key.user,
-          JSON.stringify(key.roles),
-          key.label ?? null,
-          key.rate?.requests ?? null,
-          key.rate?.perMs ?? null,
-          key.dailyUsd ?? null,
-          key.createdAt,
-          key.revokedAt ?? null,
-        ],
+        keyValues(key),
       );
     });
   }
@@ -247,7 +205,7 @@ export class PgKeys implements KeyStoreV1 {
   keyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
     return this.#tx("read an API key", {}, async (client) => {
       const row = (await client.query<KeyRow>("SELECT * FROM api_keys WHERE hash = $1", [hash])).rows[0];
-      return row && toKey(row);
+      return row && keyFromRow(row);
     });
   }
 
@@ -259,7 +217,7 @@ export class PgKeys implements KeyStoreV1 {
           : await client.query<KeyRow>("SELECT * FROM api_keys WHERE tenant = $1 ORDER BY created_at, id", [
               options.tenant,
             ]);
-      return rows.rows.map(toKey);
+      return rows.rows.map(keyFromRow);
     });
   }
 

@@ -1,36 +1,6 @@
 import type { ApiKeyRecord, KeyStoreV1 } from "../../spec/keys.js";
+import { type KeyRow, keyFromRow, keyValues } from "../key-row.js";
 import type { RunOnStore } from "./graph.js";
-
-interface KeyRow {
-  id: string;
-  hash: string;
-  tenant: string;
-  user: string;
-  roles: string;
-  label: string | null;
-  rate_requests: number | null;
-  rate_per_ms: number | null;
-  daily_usd: number | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-function toRecord(row: KeyRow): ApiKeyRecord {
-  const key: ApiKeyRecord = {
-    id: row.id,
-    hash: row.hash,
-    tenant: row.tenant,
-    user: row.user,
-    roles: JSON.parse(row.roles) as string[],
-    createdAt: row.created_at,
-  };
-  if (row.label !== null) key.label = row.label;
-  if (row.rate_requests !== null && row.rate_per_ms !== null)
-    key.rate = { requests: row.rate_requests, perMs: row.rate_per_ms };
-  if (row.daily_usd !== null) key.dailyUsd = row.daily_usd;
-  if (row.revoked_at !== null) key.revokedAt = row.revoked_at;
-  return key;
-}
 
 /** API keys in the `api_keys` table (schema v3): the SHA-256 of each key, never the key. */
 export class SqliteKeys implements KeyStoreV1 {
@@ -49,26 +19,14 @@ export class SqliteKeys implements KeyStoreV1 {
           `INSERT INTO api_keys (id, hash, tenant, user, roles, label, rate_requests, rate_per_ms, daily_usd,
              created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(
-          key.id,
-          key.hash,
-          key.tenant,
-          key.user,
-          JSON.stringify(key.roles),
-          key.label ?? null,
-          key.rate?.requests ?? null,
-          key.rate?.perMs ?? null,
-          key.dailyUsd ?? null,
-          key.createdAt,
-          key.revokedAt ?? null,
-        );
+        .run(...keyValues(key));
     });
   }
 
   keyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
     return this.#run("read an API key", (ctx) => {
       const row = ctx.stmt("SELECT * FROM api_keys WHERE hash = ?").get(hash) as KeyRow | undefined;
-      return row && toRecord(row);
+      return row && keyFromRow(row);
     });
   }
 
@@ -78,7 +36,7 @@ export class SqliteKeys implements KeyStoreV1 {
         options.tenant === undefined
           ? ctx.stmt("SELECT * FROM api_keys ORDER BY created_at, id").all()
           : ctx.stmt("SELECT * FROM api_keys WHERE tenant = ? ORDER BY created_at, id").all(options.tenant);
-      return (rows as KeyRow[]).map(toRecord);
+      return (rows as KeyRow[]).map(keyFromRow);
     });
   }
 
