@@ -21,6 +21,7 @@ import type {
 } from "../../spec/store.js";
 import { STORE_CAPABILITIES } from "../../spec/store.js";
 import type { SqlDialect } from "../dialect.js";
+import type { SpendRow } from "../spend-entry.js";
 import { PgDb, principalScope, quoteIdent, redactUrl, type Scope, setScope, toStoreError, writeScope } from "./db.js";
 import { postgresDialect } from "./dialect.js";
 import * as documents from "./documents.js";
@@ -269,7 +270,7 @@ export class PostgresStore implements StoreV1 {
   }
 
   /** Copies spend rows as they are (totals and run counts), for `migrate.ts`. */
-  copySpend(rows: { tenant: string; day: string; key_id: string; usd: number; runs: number }[]): Promise<void> {
+  copySpend(rows: SpendRow[]): Promise<void> {
     return this.#tx("copy spend", { allTenants: true, roles: ["*"] }, async (c) => {
       for (const row of rows) {
         await c.query(

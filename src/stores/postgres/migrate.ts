@@ -4,6 +4,7 @@ import { InvalidInputError } from "../../spec/errors.js";
 import type { SourceKind, TableSchema } from "../../spec/source.js";
 import type { SessionTurn } from "../../spec/store.js";
 import { type KeyRow, keyFromRow } from "../key-row.js";
+import type { SpendRow } from "../spend-entry.js";
 import { blobVector } from "../sqlite/context.js";
 import { openDatabase } from "../sqlite/schema.js";
 import { quoteIdent as sqliteIdent } from "../sqlite/tables.js";
@@ -267,15 +268,7 @@ async function copyRecords(db: Database.Database, to: PostgresStore) {
   for (const key of db.prepare("SELECT * FROM api_keys").all() as KeyRow[]) {
     await to.keys.putKey(keyFromRow(key));
   }
-  await to.copySpend(
-    db.prepare("SELECT tenant, day, key_id, usd, runs FROM spend").all() as {
-      tenant: string;
-      day: string;
-      key_id: string;
-      usd: number;
-      runs: number;
-    }[],
-  );
+  await to.copySpend(db.prepare("SELECT tenant, day, key_id, usd, runs FROM spend").all() as SpendRow[]);
   const cache = db.prepare("SELECT model, hash, vector FROM embedding_cache").all() as {
     model: string;
     hash: string;

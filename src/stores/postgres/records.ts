@@ -1,10 +1,11 @@
 import type pg from "pg";
-import { AccessDeniedError, InvalidInputError } from "../../spec/errors.js";
+import { AccessDeniedError } from "../../spec/errors.js";
 import type { ApiKeyRecord, KeyStoreV1, SpendEntry, SpendStoreV1 } from "../../spec/keys.js";
 import type { Principal } from "../../spec/principal.js";
 import type { RunListQuery, RunRecord, RunSummary, SessionTurn } from "../../spec/store.js";
 import { type KeyRow, keyFromRow, keyValues } from "../key-row.js";
 import { isOwner } from "../principal.js";
+import { checkSpendEntry } from "../spend-entry.js";
 import type { Scope } from "./db.js";
 
 /** How the store runs one transaction with its RLS scope (closed checks, typed errors). */
@@ -232,8 +233,6 @@ export class PgKeys implements KeyStoreV1 {
   }
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** Daily spend per (tenant, UTC day, key); additions are one upsert that adds. */
 export class PgSpend implements SpendStoreV1 {
   readonly specificationVersion = "v1" as const;
@@ -244,13 +243,10 @@ export class PgSpend implements SpendStoreV1 {
   }
 
   addSpend(entry: SpendEntry): Promise<void> {
-    if (!DAY.test(entry.day)) {
-      return Promise.reject(new InvalidInputError(`day must be YYYY-MM-DD, got "${entry.day}"`, { field: "day" }));
-    }
-    if (!Number.isFinite(entry.usd) || entry.usd < 0) {
-      return Promise.reject(
-        new InvalidInputError(`spend must be a non-negative number, got ${entry.usd}`, { field: "usd" }),
-      );
+    try {
+      checkSpendEntry(entry);
+    } catch (error) {
+      return Promise.reject(error);
     }
     return this.#tx("record spend", { tenant: entry.tenant }, async (client) => {
       await client.query(

@@ -1,8 +1,6 @@
-import { InvalidInputError } from "../../spec/errors.js";
 import type { SpendEntry, SpendStoreV1 } from "../../spec/keys.js";
+import { checkSpendEntry } from "../spend-entry.js";
 import type { RunOnStore } from "./graph.js";
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Daily spend per (tenant, UTC day, key) in the `spend` table (schema v3). */
 export class SqliteSpend implements SpendStoreV1 {
@@ -16,10 +14,7 @@ export class SqliteSpend implements SpendStoreV1 {
   addSpend(entry: SpendEntry): Promise<void> {
     return this.#run("record spend", (ctx) => {
       ctx.assertWritable("record spend");
-      if (!DAY.test(entry.day))
-        throw new InvalidInputError(`day must be YYYY-MM-DD, got "${entry.day}"`, { field: "day" });
-      if (!Number.isFinite(entry.usd) || entry.usd < 0)
-        throw new InvalidInputError(`spend must be a non-negative number, got ${entry.usd}`, { field: "usd" });
+      checkSpendEntry(entry);
       // One statement that adds: two processes recording at once both count.
       ctx
         .stmt(
