@@ -4,6 +4,7 @@ import { InvalidInputError } from "../../spec/errors.js";
 import type { SourceKind, TableSchema } from "../../spec/source.js";
 import type { SessionTurn } from "../../spec/store.js";
 import { type KeyRow, keyFromRow } from "../key-row.js";
+import { type RunRow, runFromRow } from "../run-row.js";
 import type { SpendRow } from "../spend-entry.js";
 import { blobVector } from "../sqlite/context.js";
 import { openDatabase } from "../sqlite/schema.js";
@@ -223,26 +224,8 @@ async function copyTables(db: Database.Database, to: PostgresStore) {
 }
 
 async function copyRecords(db: Database.Database, to: PostgresStore) {
-  for (const run of db.prepare("SELECT * FROM runs ORDER BY started_at").iterate() as Iterable<{
-    run_id: string;
-    tenant: string;
-    user: string;
-    question: string;
-    started_at: string;
-    events: string;
-    answer: string | null;
-    sources: string | null;
-  }>) {
-    await to.saveRun({
-      runId: run.run_id,
-      tenant: run.tenant,
-      user: run.user,
-      question: run.question,
-      startedAt: run.started_at,
-      events: JSON.parse(run.events) as unknown[],
-      ...(run.answer !== null ? { answer: JSON.parse(run.answer) as unknown } : {}),
-      ...(run.sources !== null ? { sources: JSON.parse(run.sources) as string[] } : {}),
-    });
+  for (const run of db.prepare("SELECT * FROM runs ORDER BY started_at").iterate() as Iterable<RunRow>) {
+    await to.saveRun(runFromRow(run));
   }
   const turns = db.prepare("SELECT * FROM turns ORDER BY tenant, user, session_id, seq").all() as {
     tenant: string;

@@ -4,7 +4,15 @@ import type { ApiKeyRecord, KeyStoreV1, SpendEntry, SpendStoreV1 } from "../../s
 import type { Principal } from "../../spec/principal.js";
 import type { RunListQuery, RunRecord, RunSummary, SessionTurn } from "../../spec/store.js";
 import { type KeyRow, keyFromRow, keyValues } from "../key-row.js";
-import { isOwner } from "../principal.js";
+import {
+  type RunRow,
+  type RunSummaryRow,
+  runFromRow,
+  runListFilter,
+  runSummary,
+  runValues,
+  runVisible,
+} from "../run-row.js";
 import { checkSpendEntry } from "../spend-entry.js";
 import type { Scope } from "./db.js";
 
@@ -53,30 +61,10 @@ export async function saveRun(client: pg.ClientBase, run: RunRecord): Promise<vo
        started_at = excluded.started_at, events = excluded.events, answer = excluded.answer,
        sources = excluded.sources
      WHERE runs.tenant = excluded.tenant`,
-    [
-      run.runId,
-      run.tenant,
-      run.user,
-      run.question,
-      run.startedAt,
-      JSON.stringify(run.events),
-      run.answer === undefined ? null : JSON.stringify(run.answer),
-      run.sources === undefined ? null : JSON.stringify(run.sources),
-    ],
+    runValues(run),
   );
   if (!result.rowCount)
     throw new AccessDeniedError(`Run ${run.runId} belongs to another tenant.`, { runId: run.runId });
-}
-
-interface RunRow {
-  run_id: string;
-  tenant: string;
-  user: string;
-  question: string;
-  started_at: string;
-  events: string;
-  answer: string | null;
-  sources: string | null;
 }
 
 export async function getRun(
@@ -87,69 +75,36 @@ export async function getRun(
   const row = (
     await client.query<RunRow>("SELECT * FROM runs WHERE run_id = $1 AND tenant = $2", [runId, principal.tenant])
   ).rows[0];
-  if (!row || (row.user !== principal.user && !isOwner(principal))) return undefined;
-  const run: RunRecord = {
-    runId: row.run_id,
-    tenant: row.tenant,
-    user: row.user,
-    question: row.question,
-    startedAt: row.started_at,
-    events: JSON.parse(row.events) as unknown[],
-  };
-  if (row.answer !== null) run.answer = JSON.parse(row.answer) as unknown;
-  if (row.sources !== null) run.sources = JSON.parse(row.sources) as string[];
-  return run;
+  return row && runVisible(row, principal) ? runFromRow(row) : undefined;
 }
-
-const MAX_LIST = 200;
 
 export async function listRuns(
   client: pg.ClientBase,
   principal: Principal,
   query: RunListQuery = {},
 ): Promise<RunSummary[]> {
-  const clauses = ["tenant = $1"];
-  const params: unknown[] = [principal.tenant];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    clauses.push(sql.replace("?", `$${params.length}`));
-  };
-  const user = isOwner(principal) ? query.user : principal.user;
-  if (user !== undefined) add(`"user" = ?`, user);
-  if (query.before !== undefined) add("started_at < ?", query.before);
-  if (query.status !== undefined) add("answer::jsonb ->> 'status' = ?", query.status);
-  if (query.stopReason !== undefined) add("answer::jsonb ->> 'stopReason' = ?", query.stopReason);
-  params.push(Math.min(MAX_LIST, Math.max(1, Math.floor(query.limit ?? 50))));
+  const { clauses, params, limit } = runListFilter(principal, query, {
+    userColumn: `"user"`,
+    answerField: (field) => `answer::jsonb ->> '${field}'`,
+  });
+  let n = 0;
+  const where = clauses.join(" AND ").replace(/\?/g, () => `$${++n}`);
   const rows = (
-    await client.query<{
-      run_id: string;
-      tenant: string;
-      user: string;
-      question: string;
-      started_at: string;
-      answer: Record<string, unknown> | null;
-    }>(
+    await client.query<RunSummaryRow & { answer: Record<string, unknown> | null }>(
       `SELECT run_id, tenant, "user", question, started_at, answer::jsonb AS answer
-       FROM runs WHERE ${clauses.join(" AND ")} ORDER BY started_at DESC, run_id DESC LIMIT $${params.length}`,
-      params,
+       FROM runs WHERE ${where} ORDER BY started_at DESC, run_id DESC LIMIT $${n + 1}`,
+      [...params, limit],
     )
   ).rows;
   return rows.map((row) => {
-    const summary: RunSummary = {
-      runId: row.run_id,
-      tenant: row.tenant,
-      user: row.user,
-      question: row.question,
-      startedAt: row.started_at,
-    };
     const answer = row.answer ?? {};
-    const status = answer.status;
-    if (status === "answered" || status === "partial" || status === "refused") summary.status = status;
-    if (typeof answer.stopReason === "string") summary.stopReason = answer.stopReason;
     const usage = answer.usage as { costUsd?: unknown } | undefined;
-    if (typeof usage?.costUsd === "number") summary.costUsd = usage.costUsd;
-    if (typeof answer.latencyMs === "number") summary.latencyMs = answer.latencyMs;
-    return summary;
+    return runSummary(row, {
+      status: answer.status,
+      stopReason: answer.stopReason,
+      costUsd: usage?.costUsd,
+      latencyMs: answer.latencyMs,
+    });
   });
 }
 
