@@ -5,6 +5,7 @@ import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceKind, SourceRecord, TableSchema } from "../../spec/source.js";
 import type { DocumentLookup } from "../../spec/store.js";
 import { searchText } from "../../text/tokenize.js";
+import { type ChunkRow, chunksInOrder, type DocumentRow, documentFromRow } from "../document-row.js";
 import { isOwner } from "../principal.js";
 import { docIndexEntry } from "../sqlite/doc-index-text.js";
 import { visibleColumns } from "../sqlite/tables.js";
@@ -310,18 +311,6 @@ export async function documentHashes(
   return new Map(rows.rows.map((row) => [row.id, row.content_hash]));
 }
 
-interface DocumentRow {
-  tenant: string;
-  id: string;
-  source: string;
-  title: string;
-  updated_at: string | null;
-  acl: string[];
-  content_hash: string;
-  text: string;
-  metadata: Record<string, unknown>;
-}
-
 export async function getDocument(
   client: pg.ClientBase,
   docId: string,
@@ -339,32 +328,7 @@ export async function getDocument(
       p.values,
     )
   ).rows[0];
-  if (!row) return undefined;
-  const doc: DocumentRecord = {
-    id: row.id,
-    source: row.source,
-    tenant: row.tenant,
-    title: row.title,
-    acl: row.acl,
-    contentHash: row.content_hash,
-    text: row.text,
-    metadata: row.metadata,
-  };
-  if (row.updated_at !== null) doc.updatedAt = row.updated_at;
-  return doc;
-}
-
-interface ChunkRow {
-  id: string;
-  source: string;
-  doc_id: string;
-  ordinal: number;
-  text: string;
-  section: string;
-  start: number;
-  end: number;
-  tokens: number;
-  body: string;
+  return row && documentFromRow(row);
 }
 
 export async function getChunks(
@@ -385,24 +349,7 @@ export async function getChunks(
       p.values,
     )
   ).rows;
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const out: ChunkRecord[] = [];
-  for (const id of new Set(ids)) {
-    const row = byId.get(id);
-    if (!row) continue;
-    out.push({
-      id: row.id,
-      docId: row.doc_id,
-      ordinal: row.ordinal,
-      text: row.text,
-      section: JSON.parse(row.section) as string[],
-      start: row.start,
-      end: row.end,
-      tokens: row.tokens,
-      searchText: row.body,
-    });
-  }
-  return out;
+  return chunksInOrder(ids, rows);
 }
 
 /** Registers or updates a source; a new or changed one bumps the data version. */

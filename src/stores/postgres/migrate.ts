@@ -3,6 +3,7 @@ import type { ChunkEntity, ChunkRecord, DocumentWrite } from "../../spec/documen
 import { InvalidInputError } from "../../spec/errors.js";
 import type { SourceKind, TableSchema } from "../../spec/source.js";
 import type { SessionTurn } from "../../spec/store.js";
+import { type ChunkRow, chunkFromRow, type DocumentRow, documentFromRow } from "../document-row.js";
 import { type KeyRow, keyFromRow } from "../key-row.js";
 import { type RunRow, runFromRow } from "../run-row.js";
 import type { SpendRow } from "../spend-entry.js";
@@ -41,17 +42,9 @@ export function sqliteCounts(db: Database.Database): StoreCounts {
   };
 }
 
-interface ChunkRow {
+interface CopiedChunkRow extends ChunkRow {
   rowid: number;
-  id: string;
-  ordinal: number;
-  text: string;
-  section: string;
-  start: number;
-  end: number;
-  tokens: number;
   dims: number | null;
-  body: string;
 }
 
 /**
@@ -118,19 +111,9 @@ export async function migrateSqliteToPostgres(
 }
 
 async function copyDocuments(db: Database.Database, to: PostgresStore, onProgress: (m: string) => void) {
-  const docs = db.prepare("SELECT * FROM documents ORDER BY tenant, source, id").iterate() as Iterable<{
-    tenant: string;
-    id: string;
-    source: string;
-    title: string;
-    updated_at: string | null;
-    acl: string;
-    content_hash: string;
-    text: string;
-    metadata: string;
-  }>;
+  const docs = db.prepare("SELECT * FROM documents ORDER BY tenant, source, id").iterate() as Iterable<DocumentRow>;
   const chunksOf = db.prepare(
-    `SELECT c.rowid AS rowid, c.id, c.ordinal, c.text, c.section, c.start, c."end", c.tokens, c.dims, f.body
+    `SELECT c.rowid AS rowid, c.id, c.doc_id, c.ordinal, c.text, c.section, c.start, c."end", c.tokens, c.dims, f.body
      FROM chunks AS c JOIN chunks_fts AS f ON f.rowid = c.rowid
      WHERE c.tenant = ? AND c.doc_id = ? AND c.source = ? ORDER BY c.ordinal`,
   );
@@ -143,18 +126,8 @@ async function copyDocuments(db: Database.Database, to: PostgresStore, onProgres
   let written = 0;
   for (const doc of docs) {
     const chunks: ChunkRecord[] = [];
-    for (const row of chunksOf.all(doc.tenant, doc.id, doc.source) as ChunkRow[]) {
-      const chunk: ChunkRecord = {
-        id: row.id,
-        docId: doc.id,
-        ordinal: row.ordinal,
-        text: row.text,
-        section: JSON.parse(row.section) as string[],
-        start: row.start,
-        end: row.end,
-        tokens: row.tokens,
-        searchText: row.body,
-      };
+    for (const row of chunksOf.all(doc.tenant, doc.id, doc.source) as CopiedChunkRow[]) {
+      const chunk = chunkFromRow(row);
       if (row.dims !== null) {
         let statement = vectorOf.get(row.dims);
         if (!statement) {
@@ -173,20 +146,7 @@ async function copyDocuments(db: Database.Database, to: PostgresStore, onProgres
       if (entities.length > 0) chunk.entities = entities;
       chunks.push(chunk);
     }
-    batch.push({
-      doc: {
-        tenant: doc.tenant,
-        id: doc.id,
-        source: doc.source,
-        title: doc.title,
-        acl: JSON.parse(doc.acl) as string[],
-        contentHash: doc.content_hash,
-        text: doc.text,
-        metadata: JSON.parse(doc.metadata) as Record<string, unknown>,
-        ...(doc.updated_at !== null ? { updatedAt: doc.updated_at } : {}),
-      },
-      chunks,
-    });
+    batch.push({ doc: documentFromRow(doc), chunks });
     if (batch.length >= BATCH) {
       await to.writeDocuments(batch);
       written += batch.length;

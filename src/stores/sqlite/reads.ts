@@ -1,21 +1,10 @@
 import type { ChunkRecord, DocumentRecord } from "../../spec/document.js";
 import type { Principal } from "../../spec/principal.js";
 import type { DocumentLookup } from "../../spec/store.js";
+import { type ChunkRow, chunksInOrder, type DocumentRow, documentFromRow } from "../document-row.js";
 import { isOwner } from "../principal.js";
 import type { StoreContext } from "./context.js";
 import { aclAllows, sourceAllowed } from "./filters.js";
-
-interface DocumentRow {
-  tenant: string;
-  id: string;
-  source: string;
-  title: string;
-  updated_at: string | null;
-  acl: string;
-  content_hash: string;
-  text: string;
-  metadata: string;
-}
 
 /** WHERE fragment: the principal may read the row of `alias` (tenant, source ACL, document ACL). */
 function readable(alias: string, principal: Principal): { sql: string; params: unknown[] } {
@@ -42,32 +31,7 @@ export function getDocument(
   const row = ctx
     .stmt(`SELECT * FROM documents AS d WHERE d.id = ? ${bySource} AND ${where.sql} ORDER BY d.source LIMIT 1`)
     .get(docId, ...(options.source === undefined ? [] : [options.source]), ...where.params) as DocumentRow | undefined;
-  if (!row) return undefined;
-  const doc: DocumentRecord = {
-    id: row.id,
-    source: row.source,
-    tenant: row.tenant,
-    title: row.title,
-    acl: JSON.parse(row.acl) as string[],
-    contentHash: row.content_hash,
-    text: row.text,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  };
-  if (row.updated_at !== null) doc.updatedAt = row.updated_at;
-  return doc;
-}
-
-interface ChunkRow {
-  id: string;
-  source: string;
-  doc_id: string;
-  ordinal: number;
-  text: string;
-  section: string;
-  start: number;
-  end: number;
-  tokens: number;
-  body: string;
+  return row && documentFromRow(row);
 }
 
 /**
@@ -92,22 +56,5 @@ export function getChunks(
     )
     .all(JSON.stringify(ids), ...(options.source === undefined ? [] : [options.source]), ...where.params) as ChunkRow[];
   // Rows come last-source-first, so the first source of each id is the one the map keeps.
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const out: ChunkRecord[] = [];
-  for (const id of new Set(ids)) {
-    const row = byId.get(id);
-    if (!row) continue;
-    out.push({
-      id: row.id,
-      docId: row.doc_id,
-      ordinal: row.ordinal,
-      text: row.text,
-      section: JSON.parse(row.section) as string[],
-      start: row.start,
-      end: row.end,
-      tokens: row.tokens,
-      searchText: row.body,
-    });
-  }
-  return out;
+  return chunksInOrder(ids, rows);
 }
