@@ -1,16 +1,10 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
-import {
-  InvalidInputError,
-  SqlInvalidError,
-  SqlRejectedError,
-  SqlTimeoutError,
-  StoreError,
-} from "../../spec/errors.js";
+import { SqlInvalidError, SqlRejectedError, SqlTimeoutError, StoreError } from "../../spec/errors.js";
 import type { Principal } from "../../spec/principal.js";
 import type { TableSchema } from "../../spec/source.js";
 import type { SqlQueryOptions, SqlResult, TableWrite } from "../../spec/store.js";
-import { RESERVED_COLUMNS, visibleColumns } from "../sqlite/tables.js";
+import { checkTableWrite, visibleColumns } from "../table-schema.js";
 import { Params, type PgDb, principalScope, quoteIdent, setScope, toStoreError } from "./db.js";
 import { bumpDataVersion } from "./documents.js";
 import { sourceAllowed } from "./filters.js";
@@ -45,37 +39,6 @@ function internalName(name: string): string {
   return `t_${clean}_${hash}`;
 }
 
-function validate(table: TableWrite): void {
-  const { schema } = table;
-  const where = `Table ${schema.name} (${table.file})`;
-  if (schema.name.trim() === "" || /^(sqlite_|pg_)/i.test(schema.name)) {
-    throw new InvalidInputError(`${where}: "${schema.name}" cannot name a table.`, { file: table.file });
-  }
-  const names = new Set<string>();
-  for (const column of schema.columns) {
-    if (PG_TYPES[column.type] === undefined) {
-      throw new InvalidInputError(`${where}: column ${column.name} has unknown type ${column.type}.`, {
-        file: table.file,
-        field: column.name,
-      });
-    }
-    const lower = column.name.toLowerCase();
-    if (RESERVED_COLUMNS.has(lower) || names.has(lower) || column.name.length === 0) {
-      throw new InvalidInputError(`${where} has a duplicate, empty or reserved column name "${column.name}".`, {
-        file: table.file,
-        field: column.name,
-      });
-    }
-    names.add(lower);
-  }
-  if (!schema.columns.some((column) => column.name === schema.primaryKey)) {
-    throw new InvalidInputError(`${where}: primary key ${schema.primaryKey} is not one of its columns.`, {
-      file: table.file,
-      field: schema.primaryKey,
-    });
-  }
-}
-
 async function freeName(client: pg.ClientBase, tenant: string, wanted: string): Promise<string> {
   const taken = await client.query<{ name: string }>(
     "SELECT lower(name) AS name FROM table_sources WHERE tenant = $1 AND lower(name) LIKE lower($2) || '%'",
@@ -94,7 +57,7 @@ const INSERT_BATCH = 500;
 
 /** Creates or replaces one file's table in the tenant's schema and fills it, in the caller's transaction. */
 export async function writeTable(client: pg.ClientBase, table: TableWrite): Promise<{ name: string }> {
-  validate(table);
+  checkTableWrite(table, /^(sqlite_|pg_)/i);
   const schemaName = tenantSchema(table.tenant);
   // Writers of one tenant's tables take turns, so two never pick the same free name (nor race to create the
   // schema: IF NOT EXISTS does not make concurrent creates safe).

@@ -1,11 +1,12 @@
 import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceKind, SourceRecord, TableSchema } from "../../spec/source.js";
 import { isOwner } from "../principal.js";
+import { visibleColumns } from "../table-schema.js";
 import type { StoreContext } from "./context.js";
 import { bumpDataVersion } from "./data-version.js";
 import { bumpVectorVersions, deleteChunksOf, lastIngestKey } from "./documents.js";
 import { aclAllows } from "./filters.js";
-import { dropTables, visibleColumns } from "./tables.js";
+import { dropTables } from "./tables.js";
 import { VectorChanges } from "./vectors.js";
 
 /** Registers or updates a source; a new source or a changed one (ACL, description, kind, path) bumps the data version. */

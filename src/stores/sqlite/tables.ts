@@ -1,14 +1,9 @@
 import { createHash } from "node:crypto";
-import { InvalidInputError } from "../../spec/errors.js";
-import type { TableColumn, TableSchema } from "../../spec/source.js";
+import type { TableSchema } from "../../spec/source.js";
 import type { TableWrite } from "../../spec/store.js";
+import { checkTableWrite, ROW_ID_COLUMN, visibleColumns } from "../table-schema.js";
 import type { StoreContext } from "./context.js";
 import { bumpDataVersion } from "./data-version.js";
-
-/** Column every table gets: `<file>#<primary key value>`, the row's citable id (its row document's id). */
-export const ROW_ID_COLUMN = "_id";
-
-const TYPES = new Set(["TEXT", "INTEGER", "REAL"]);
 
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
@@ -21,49 +16,9 @@ export function internalTableName(tenant: string, name: string): string {
   return `tbl__${clean(tenant)}__${clean(name)}__${hash}`;
 }
 
-/** The columns queries see: the schema's, then `_id`. */
-export function visibleColumns(schema: TableSchema): TableColumn[] {
-  return [...schema.columns, { name: ROW_ID_COLUMN, type: "TEXT" }];
-}
-
 export function createTableSql(name: string, schema: TableSchema): string {
   const columns = visibleColumns(schema).map((column) => `${quoteIdent(column.name)} ${column.type}`);
   return `CREATE TABLE ${quoteIdent(name)} (${columns.join(", ")})`;
-}
-
-/** Column names SQLite gives a meaning of its own (the row id), besides ferret's `_id`. */
-export const RESERVED_COLUMNS: ReadonlySet<string> = new Set([ROW_ID_COLUMN, "rowid", "oid", "_rowid_"]);
-
-function validate(table: TableWrite): void {
-  const { schema } = table;
-  const where = `Table ${schema.name} (${table.file})`;
-  if (schema.name.trim() === "" || /^sqlite_/i.test(schema.name)) {
-    throw new InvalidInputError(`${where}: "${schema.name}" cannot name a table.`, { file: table.file });
-  }
-  const names = new Set<string>();
-  for (const column of schema.columns) {
-    if (!TYPES.has(column.type)) {
-      throw new InvalidInputError(`${where}: column ${column.name} has unknown type ${column.type}.`, {
-        file: table.file,
-        field: column.name,
-      });
-    }
-    // SQLite identifiers ignore case: `Name` and `name` are one column.
-    const lower = column.name.toLowerCase();
-    if (RESERVED_COLUMNS.has(lower) || names.has(lower) || column.name.length === 0) {
-      throw new InvalidInputError(`${where} has a duplicate, empty or reserved column name "${column.name}".`, {
-        file: table.file,
-        field: column.name,
-      });
-    }
-    names.add(lower);
-  }
-  if (!schema.columns.some((column) => column.name === schema.primaryKey)) {
-    throw new InvalidInputError(`${where}: primary key ${schema.primaryKey} is not one of its columns.`, {
-      file: table.file,
-      field: schema.primaryKey,
-    });
-  }
 }
 
 /** The name a new table gets: the wanted one, else the first free `<name>_2`, `<name>_3`, ... (case-insensitive). */
@@ -82,7 +37,7 @@ function freeName(ctx: StoreContext, tenant: string, wanted: string): string {
  */
 export function writeTable(ctx: StoreContext, table: TableWrite): { name: string } {
   ctx.assertWritable("write a table");
-  validate(table);
+  checkTableWrite(table, /^sqlite_/i);
   const columns = table.schema.columns.map((column) => column.name);
   return ctx.db
     .transaction(() => {
