@@ -2,14 +2,14 @@ import type pg from "pg";
 import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../../spec/document.js";
 import { entityKey } from "../../spec/graph.js";
 import type { Principal } from "../../spec/principal.js";
-import type { SourceInfo, SourceKind, SourceRecord, TableSchema } from "../../spec/source.js";
+import type { SourceInfo, SourceRecord } from "../../spec/source.js";
 import type { DocumentLookup } from "../../spec/store.js";
 import { searchText } from "../../text/tokenize.js";
 import { type ChunkRow, chunksInOrder, type DocumentRow, documentFromRow } from "../document-row.js";
 import { isOwner } from "../principal.js";
+import { type SourceRow, type SourceTables, sourceInfo } from "../source-row.js";
 import { docIndexEntry } from "../sqlite/doc-index-text.js";
 import { mismatch } from "../sqlite/vectors.js";
-import { visibleColumns } from "../table-schema.js";
 import { Params } from "./db.js";
 import { aclAllows, chunkFilter } from "./filters.js";
 import { ensureHnswIndex, TS_CONFIG } from "./schema.js";
@@ -365,16 +365,10 @@ export async function putSource(client: pg.ClientBase, source: SourceRecord): Pr
   if (result.rowCount) await bumpDataVersion(client, source.tenant);
 }
 
-interface SourceRow {
-  tenant: string;
-  name: string;
-  kind: SourceKind;
-  description: string;
-  acl: string[];
-  path: string | null;
+interface SourceRowWithCounts extends SourceRow {
   documents: number;
   chunks: number;
-  tables: { file: string; schema: TableSchema }[];
+  tables: SourceTables;
   last_ingest: string | null;
 }
 
@@ -386,7 +380,7 @@ export async function listSources(client: pg.ClientBase, principal: Principal): 
   const chunkAcl = owner ? "" : `AND ${aclAllows(p, "c.acl", principal)}`;
   const sourceAcl = owner ? "" : `AND ${aclAllows(p, "s.acl", principal)}`;
   const rows = (
-    await client.query<SourceRow>(
+    await client.query<SourceRowWithCounts>(
       `SELECT s.tenant, s.name, s.kind, s.description, s.acl, s.path,
          coalesce((SELECT jsonb_agg(jsonb_build_object('file', t.file, 'schema', t.schema))
             FROM table_sources AS t WHERE t.tenant = s.tenant AND t.source = s.name), '[]'::jsonb) AS tables,
@@ -399,25 +393,7 @@ export async function listSources(client: pg.ClientBase, principal: Principal): 
       p.values,
     )
   ).rows;
-  return rows.map((row) => {
-    const info: SourceInfo = {
-      name: row.name,
-      tenant: row.tenant,
-      kind: row.kind,
-      description: row.description,
-      acl: row.acl,
-      documents: Number(row.documents),
-      chunks: Number(row.chunks),
-    };
-    if (row.path !== null) info.path = row.path;
-    if (row.last_ingest !== null) info.lastIngestAt = row.last_ingest;
-    if (row.tables.length > 0) {
-      info.tables = row.tables
-        .map(({ file, schema }) => ({ ...schema, file, columns: visibleColumns(schema) }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
-    return info;
-  });
+  return rows.map((row) => sourceInfo(row, { lastIngestAt: row.last_ingest ?? undefined, tables: row.tables }));
 }
 
 /** Removes a source with its documents (chunks, vectors, mentions by cascade) and tables. */

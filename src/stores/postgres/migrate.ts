@@ -1,11 +1,12 @@
 import type Database from "better-sqlite3";
 import type { ChunkEntity, ChunkRecord, DocumentWrite } from "../../spec/document.js";
 import { InvalidInputError } from "../../spec/errors.js";
-import type { SourceKind, TableSchema } from "../../spec/source.js";
+import type { TableSchema } from "../../spec/source.js";
 import type { SessionTurn } from "../../spec/store.js";
 import { type ChunkRow, chunkFromRow, type DocumentRow, documentFromRow } from "../document-row.js";
 import { type KeyRow, keyFromRow } from "../key-row.js";
 import { type RunRow, runFromRow } from "../run-row.js";
+import { type SourceRow, sourceFromRow } from "../source-row.js";
 import type { SpendRow } from "../spend-entry.js";
 import { blobVector } from "../sqlite/context.js";
 import { openDatabase } from "../sqlite/schema.js";
@@ -73,24 +74,8 @@ export async function migrateSqliteToPostgres(
     for (const { key, value } of meta) {
       await to.setEmbedderInfo(key.slice("embedder:".length), JSON.parse(value) as { id: string; dimensions: number });
     }
-    const sources = db.prepare("SELECT * FROM sources ORDER BY tenant, name").all() as {
-      tenant: string;
-      name: string;
-      kind: SourceKind;
-      description: string;
-      acl: string;
-      path: string | null;
-    }[];
-    for (const s of sources) {
-      await to.putSource({
-        tenant: s.tenant,
-        name: s.name,
-        kind: s.kind,
-        description: s.description,
-        acl: JSON.parse(s.acl) as string[],
-        ...(s.path !== null ? { path: s.path } : {}),
-      });
-    }
+    const sources = db.prepare("SELECT * FROM sources ORDER BY tenant, name").all() as SourceRow[];
+    for (const s of sources) await to.putSource(sourceFromRow(s));
     onProgress(`${sources.length} sources`);
     await copyDocuments(db, to, onProgress);
     await copyTables(db, to);

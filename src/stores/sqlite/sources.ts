@@ -1,7 +1,7 @@
 import type { Principal } from "../../spec/principal.js";
-import type { SourceInfo, SourceKind, SourceRecord, TableSchema } from "../../spec/source.js";
+import type { SourceInfo, SourceRecord } from "../../spec/source.js";
 import { isOwner } from "../principal.js";
-import { visibleColumns } from "../table-schema.js";
+import { type SourceRow, type SourceTables, sourceInfo } from "../source-row.js";
 import type { StoreContext } from "./context.js";
 import { bumpDataVersion } from "./data-version.js";
 import { bumpVectorVersions, deleteChunksOf, lastIngestKey } from "./documents.js";
@@ -35,13 +35,7 @@ export function putSource(ctx: StoreContext, source: SourceRecord): void {
     .immediate();
 }
 
-interface SourceRow {
-  tenant: string;
-  name: string;
-  kind: SourceKind;
-  description: string;
-  acl: string;
-  path: string | null;
+interface SourceRowWithCounts extends SourceRow {
   documents: number;
   chunks: number;
   tables: string | null;
@@ -65,28 +59,13 @@ export function listSources(ctx: StoreContext, principal: Principal): SourceInfo
        WHERE s.tenant = ? ${sourceAcl}
        ORDER BY s.name`,
     )
-    .all(...(owner ? [] : [roles, roles]), principal.tenant, ...(owner ? [] : [roles])) as SourceRow[];
-  return rows.map((row) => {
-    const info: SourceInfo = {
-      name: row.name,
-      tenant: row.tenant,
-      kind: row.kind,
-      description: row.description,
-      acl: JSON.parse(row.acl) as string[],
-      documents: row.documents,
-      chunks: row.chunks,
-    };
-    if (row.path !== null) info.path = row.path;
-    const lastIngestAt = ctx.getMeta(lastIngestKey(row.tenant, row.name));
-    if (lastIngestAt !== undefined) info.lastIngestAt = lastIngestAt;
-    const tables = JSON.parse(row.tables ?? "[]") as { file: string; schema: TableSchema }[];
-    if (tables.length > 0) {
-      info.tables = tables
-        .map(({ file, schema }) => ({ ...schema, file, columns: visibleColumns(schema) }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
-    return info;
-  });
+    .all(...(owner ? [] : [roles, roles]), principal.tenant, ...(owner ? [] : [roles])) as SourceRowWithCounts[];
+  return rows.map((row) =>
+    sourceInfo(row, {
+      lastIngestAt: ctx.getMeta(lastIngestKey(row.tenant, row.name)),
+      tables: JSON.parse(row.tables ?? "[]") as SourceTables,
+    }),
+  );
 }
 
 /** Removes a source with its documents, chunks, vectors and table, in one transaction. */
