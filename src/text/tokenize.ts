@@ -6,7 +6,8 @@
  * document still matches. Every function here is linear in its input: long texts are segmented in
  * bounded slices (see segment.ts).
  */
-import { sentenceSegments, wordSegments } from "./segment.js";
+import { wordSegments } from "./segment.js";
+import { type Sentence, splitSentences } from "./sentences.js";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
@@ -135,20 +136,9 @@ export function countTokens(text: string): number {
   return tokensOf(tallyTokens(text));
 }
 
-export interface Sentence {
-  text: string;
-  start: number;
-  end: number;
-}
+export type { Sentence } from "./sentences.js";
 
-/** Sentences with offsets (trailing whitespace trimmed); handles 。！？ as well as Latin punctuation. */
+/** Sentences with offsets (trailing whitespace trimmed), abbreviations kept inside their sentence (sentences.ts). */
 export function sentences(text: string): Sentence[] {
-  const out: Sentence[] = [];
-  for (const seg of sentenceSegments(text)) {
-    const trimmed = seg.segment.trimEnd();
-    const lead = trimmed.length - trimmed.trimStart().length;
-    if (trimmed.trim().length === 0) continue;
-    out.push({ text: trimmed.slice(lead), start: seg.index + lead, end: seg.index + trimmed.length });
-  }
-  return out;
+  return splitSentences(text);
 }

@@ -5,19 +5,9 @@
  * ist X?") is rewritten; any other shape gives the value alone. The word lists are data per language.
  */
 
-export type Lang = "en" | "de" | "zh" | "ja";
+import { type Lang, languageOf } from "./language.js";
 
-const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
-const HAN = /\p{Script=Han}/u;
-const GERMAN =
-  /[äöüß]|\b(?:der|die|das|und|ist|sind|nicht|wie|was|wer|wann|welche[rsnm]?|gibt|für|mit|von|bei|nach)\b/i;
-
-/** The question's language: kana means Japanese, Han without kana Chinese, German function words German. */
-export function languageOf(text: string): Lang {
-  if (KANA.test(text)) return "ja";
-  if (HAN.test(text)) return "zh";
-  return GERMAN.test(text) ? "de" : "en";
-}
+export { type Lang, languageOf };
 
 /** Question words asked in place, longest first so 多长时间 wins over 多. */
 const IN_PLACE: Record<"zh" | "ja", string[]> = {

@@ -6,36 +6,12 @@
  * is linear in the text: one pass over its words, or one `indexOf` scan per (constant) cue.
  */
 
-export type Lang = "en" | "de" | "zh" | "ja";
+import { type Lang, languageOf } from "./language.js";
+
+export { type Lang, languageOf };
 export type CueTable = Readonly<Record<Lang, readonly string[]>>;
 
 const w = (s: string): string[] => s.split("|").filter(Boolean);
-
-/** Words that only German uses among the four (umlauts are checked separately). */
-const GERMAN_MARKERS = new Set(
-  w(
-    "ist|sind|und|der|die|das|nicht|wie|wer|welche|welcher|welches|welchen|wann|wo|wieviel|wieviele|gibt|bei|für|mit|" +
-      "nach|zum|zur|von|im|dem|den|des|ein|eine|einen|einer|hat|haben|wird|werden|darf|dürfen|muss|müssen|kann|können|" +
-      "auf|aus|sie|er|es|ich|wir|uns|unsere|unser|bitte|gilt|gelten|seit|wurde|wurden|waren|war|vom|am|ob|oder|aber",
-  ),
-);
-const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
-const HAN = /\p{Script=Han}/u;
-const UMLAUT = /[äöüß]/i;
-
-/** The question's language, from its script and its function words. */
-export function languageOf(text: string): Lang {
-  if (KANA.test(text)) return "ja";
-  if (HAN.test(text)) return "zh";
-  if (UMLAUT.test(text)) return "de";
-  let german = 0;
-  let seen = 0;
-  for (const m of text.toLowerCase().matchAll(/\p{L}+/gu)) {
-    if (GERMAN_MARKERS.has(m[0])) german++;
-    if (++seen >= 40) break;
-  }
-  return german >= 2 || (german === 1 && seen <= 4) ? "de" : "en";
-}
 
 /** Question words, and the kind of answer each asks for. `lead` cues count only as a clause's first words. */
 export interface AnswerKindCues {

@@ -204,3 +204,16 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
 export function thresholdAt(settings: OfflineSettings, step: number): number {
   return Math.max(settings.thresholdFloor, settings.threshold - settings.thresholdStep * Math.max(0, step - 1));
 }
+
+/**
+ * Weights of the language detector (language.ts): a distinctive word, a word both languages spell, and the
+ * German letters ä ö ü ß; German wins when it outscores English and reaches `minGerman`.
+ */
+export const LANGUAGE_DETECTION = {
+  strongWord: 2,
+  weakWord: 1,
+  germanLetters: 3,
+  minGerman: 2,
+  maxWords: 40,
+  maxChars: 400,
+} as const;
