@@ -2,6 +2,7 @@ import { createLoaderRegistry, type LoaderRegistration, type LoaderRegistry } fr
 import { loadCsv } from "./csv.js";
 import { loadDocx } from "./docx.js";
 import { loadHtml } from "./html.js";
+import { loadJson } from "./json.js";
 import { loadJsonl } from "./jsonl.js";
 import { loadMarkdown } from "./md.js";
 import { loadPdf } from "./pdf.js";
@@ -33,6 +34,7 @@ export const BUILTIN_LOADERS: readonly LoaderRegistration[] = [
     text: false,
   },
   { name: "csv", extensions: ["csv"], mediaTypes: ["text/csv"], load: loadCsv, text: true },
+  { name: "json", extensions: ["json"], mediaTypes: ["application/json"], load: loadJson, text: true },
   {
     name: "jsonl",
     extensions: ["jsonl", "ndjson"],
@@ -61,4 +63,4 @@ export function loaderFor(fileName: string): LoaderRegistration | undefined {
 /** Extensions of the built-in loaders. */
 export const SUPPORTED_EXTENSIONS = createLoaderRegistry(BUILTIN_LOADERS).extensions();
 
-export { loadCsv, loadDocx, loadHtml, loadJsonl, loadMarkdown, loadPdf, loadText };
+export { loadCsv, loadDocx, loadHtml, loadJson, loadJsonl, loadMarkdown, loadPdf, loadText };
