@@ -9,6 +9,8 @@ import { resolveEmbedder } from "./embedders/resolve.js";
 import { type ModelChoice, resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
 import type { IngestLimits } from "./ingest/limits.js";
+import type { LoaderRegistration, LoaderRegistry } from "./ingest/loader-registry.js";
+import { defaultLoaders } from "./ingest/loaders/index.js";
 import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
 import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
 import { type AddDocument, type AddOptions, addDocuments } from "./library/add-documents.js";
@@ -79,6 +81,12 @@ export interface FerretOptions {
   /** SQLite file; default `.ferret/ferret.db`. Ignored when `store` is given. */
   db?: string;
   store?: StoreV1;
+  /**
+   * More file loaders, by extension or media type (see docs/loaders.md): they extend the built-in ones and
+   * those added with `registerLoader`, and replace them for the same extension. Files they load are parsed
+   * in this process.
+   */
+  loaders?: readonly LoaderRegistration[];
   /**
    * `none` (default), `local:<model>`, `openai:<model>`, `ollama:<model>`, `openai-compatible:<model>`,
    * `hash:<dims>`, an AI SDK embedding model (`openai.embedding("text-embedding-3-small")`), or an embedder.
@@ -256,6 +264,8 @@ export interface FerretParts {
   reranker: RerankerV1 | undefined;
   cache: SubQueryCache | undefined;
   inputLimits: InputLimits;
+  /** Loaders for ingest; the process-wide registry when undefined. */
+  loaders?: LoaderRegistry;
 }
 
 /** Opens (or creates) a knowledge base: the embedded SQLite store by default, offline engine, keyword search. */
@@ -325,7 +335,10 @@ export async function resolveFerretParts(options: FerretOptions = {}): Promise<F
       : await resolveReranker({ spec: options.reranker, cacheDir: options.cacheDir, env, onWarning: warn });
   const cache: SubQueryCache | undefined =
     options.cache === false ? undefined : createSubQueryCache(typeof options.cache === "object" ? options.cache : {});
-  return { store, embedder, engine, retriever, reranker, cache, inputLimits };
+  const loaders = options.loaders?.length
+    ? defaultLoaders.extend(options.loaders.map((l) => ({ ...l, builtin: false })))
+    : undefined;
+  return { store, embedder, engine, retriever, reranker, cache, inputLimits, loaders };
 }
 
 /** Chunks in the store, over every tenant it holds (the default tenant when it names none). */
@@ -344,7 +357,7 @@ async function countChunks(store: StoreV1): Promise<number> {
  * (the local owner of the default tenant when that is not given either; see `FerretOptions.principal`).
  */
 export function assembleFerret(parts: FerretParts, policy: Pick<FerretOptions, "principal" | "now"> = {}): Ferret {
-  const { store: s, embedder, engine, retriever, reranker, cache, inputLimits } = parts;
+  const { store: s, embedder, engine, retriever, reranker, cache, inputLimits, loaders } = parts;
   const executeTool = cache ? createCachedExecutor({ cache }) : undefined;
   const given = policy.principal;
   /** The principal of a call that names none (see `FerretOptions.principal`). */
@@ -424,6 +437,7 @@ export function assembleFerret(parts: FerretParts, policy: Pick<FerretOptions, "
         prune: opts.prune,
         maxFileBytes: opts.maxFileBytes,
         limits: opts.limits,
+        loaders,
         onProgress: opts.onProgress,
         workers: opts.workers,
         embed: embedder

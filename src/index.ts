@@ -17,6 +17,9 @@ export {
 } from "./ferret.js";
 export type { IngestSummary } from "./ingest/ingest.js";
 export { DEFAULT_INGEST_LIMITS, type IngestLimits } from "./ingest/limits.js";
+export type { LoaderRegistration, LoaderRegistry } from "./ingest/loader-registry.js";
+export { registerLoader } from "./ingest/loaders/index.js";
+export type { LoadedDocument, LoadedTable, Loader, LoaderInput, LoadResult } from "./ingest/types.js";
 export type { ApiKeyInfo, ApiKeys, CreatedKey, CreateKeyOptions, SpendLedger } from "./keys/index.js";
 export { hashKey, parseRate, utcDay } from "./keys/index.js";
 export type { AddDocument, AddOptions } from "./library/add-documents.js";

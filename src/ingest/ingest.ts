@@ -4,6 +4,7 @@ import { InvalidInputError } from "../spec/errors.js";
 import { DEFAULT_TENANT } from "../spec/principal.js";
 import { type StoreV1, tableStoreOf } from "../spec/store.js";
 import { type IngestLimits, resolveLimits } from "./limits.js";
+import type { LoaderRegistry } from "./loader-registry.js";
 import { inOrder } from "./pool/in-order.js";
 import { createParsePool, type ParsePool } from "./pool/parse-pool.js";
 import { planSources, type SourcePlan } from "./sources.js";
@@ -44,6 +45,8 @@ export interface IngestOptions {
   workers?: number;
   /** Decoding and parsing caps (file size, zip, front matter, HTML, PDF pages, CSV, parse time and heap); defaults for any not given. */
   limits?: Partial<IngestLimits>;
+  /** Loaders by extension (`createFerret({ loaders })`); the process-wide registry when absent. */
+  loaders?: LoaderRegistry;
 }
 
 /** Chunk text per store transaction, at most, so memory stays flat however large the files. */
@@ -100,11 +103,12 @@ async function writeFileTable(options: {
   relPath: string;
   table: LoadedTable;
 }): Promise<{ name: string } | { failed: string }> {
-  const { tenant, plan, relPath, table } = options;
+  const { tenant, plan, table } = options;
+  const relPath = table.file ?? options.relPath;
   const store = tableStoreOf(options.store);
   if (store === undefined) return { failed: `the ${options.store.provider} store keeps no SQL tables` };
   try {
-    if (plan.kind === "table") await store.removeTables(tenant, plan.name, [relPath]);
+    if (plan.kind === "table" && table.file === undefined) await store.removeTables(tenant, plan.name, [relPath]);
     return await store.writeTable({ tenant, source: plan.name, file: relPath, schema: table.schema, rows: table.rows });
   } catch (error) {
     if (error instanceof InvalidInputError) return { failed: error.message };
@@ -242,6 +246,7 @@ async function ingestWith(
         tenant,
         sourceAcl: plan.acl,
         known: knownFor(known, relPath),
+        loaders: options.loaders,
       };
     });
     let index = 0;
@@ -261,22 +266,29 @@ async function ingestWith(
         keep.push(relPath);
         continue;
       }
-      if (parsed.table) {
-        const written = await writeFileTable({ store, tenant, plan, relPath, table: parsed.table });
+      const tables = [...(parsed.table ? [parsed.table] : []), ...(parsed.tables ?? [])];
+      let tableFailed = false;
+      for (const table of tables) {
+        const written = await writeFileTable({ store, tenant, plan, relPath, table });
         if ("failed" in written) {
           summary.failed.push({ file: relPath, reason: withoutFile(relPath, written.failed) });
           keep.push(relPath);
-          continue;
+          tableFailed = true;
+          break;
         }
-        tableFiles.push(relPath);
-        if (written.name !== wanted) {
+        tableFiles.push(table.file ?? relPath);
+        const wantedName = table.file === undefined ? wanted : table.schema.name;
+        if (written.name !== wantedName) {
           summary.warnings.push({
             file: relPath,
-            message: `table name "${wanted}" is taken in this tenant; the table is "${written.name}"`,
+            message: `table name "${wantedName}" is taken in this tenant; the table is "${written.name}"`,
           });
-          for (const doc of parsed.docs) if (doc.kind === "changed") doc.write.doc.metadata.table = written.name;
+          for (const doc of parsed.docs)
+            if (doc.kind === "changed" && doc.write.doc.metadata.table === wantedName)
+              doc.write.doc.metadata.table = written.name;
         }
       }
+      if (tableFailed) continue;
       for (const message of parsed.warnings) summary.warnings.push({ file: relPath, message });
       for (const doc of parsed.docs) {
         if (doc.kind === "empty") {

@@ -3,7 +3,8 @@ import { type FileHandle, open } from "node:fs/promises";
 import { LimitExceededError } from "../spec/errors.js";
 import { binaryReason } from "./decode.js";
 import { DEFAULT_INGEST_LIMITS, type IngestLimits, resolveLimits } from "./limits.js";
-import { loaderFor } from "./loaders/index.js";
+import type { LoaderRegistry } from "./loader-registry.js";
+import { defaultLoaders } from "./loaders/index.js";
 import type { LoadResult } from "./types.js";
 
 export const DEFAULT_MAX_FILE_BYTES = DEFAULT_INGEST_LIMITS.maxFileBytes;
@@ -50,9 +51,11 @@ export async function loadFile(options: {
   tableName?: string;
   /** Caps; defaults for any not given. */
   limits?: Partial<IngestLimits>;
+  /** Loaders by extension; the process-wide registry (built-ins and `registerLoader`) when absent. */
+  loaders?: LoaderRegistry;
 }): Promise<FileOutcome> {
   const { absPath, relPath } = options;
-  const entry = loaderFor(relPath);
+  const entry = (options.loaders ?? defaultLoaders).forPath(relPath);
   if (!entry) return { kind: "skipped", reason: "unsupported file type" };
   const limits = resolveLimits(options.limits);
   const cap = limits.maxFileBytes;
@@ -74,7 +77,7 @@ export async function loadFile(options: {
       const binary = binaryReason(bytes);
       if (binary) return { kind: "skipped", reason: binary };
     }
-    const result = await entry.load({ bytes, relPath, tableName: options.tableName, limits });
+    const result = await entry.load({ bytes, relPath, tableName: options.tableName, limits, loaders: options.loaders });
     return { kind: "loaded", ...result };
   } catch (error) {
     if (error instanceof LimitExceededError) return { kind: "skipped", reason: error.message };

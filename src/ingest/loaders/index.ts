@@ -1,41 +1,66 @@
-import type { Loader } from "../types.js";
+import { createLoaderRegistry, type LoaderRegistration, type LoaderRegistry } from "../loader-registry.js";
 import { loadCsv } from "./csv.js";
 import { loadDocx } from "./docx.js";
 import { loadHtml } from "./html.js";
+import { loadJson } from "./json.js";
 import { loadJsonl } from "./jsonl.js";
 import { loadMarkdown } from "./md.js";
 import { loadPdf } from "./pdf.js";
 import { loadText } from "./txt.js";
 
-export interface LoaderEntry {
-  load: Loader;
-  /** Text formats are sniffed for binary content before loading; PDF and DOCX are binary by nature. */
-  text: boolean;
+/** ferret's own loaders: parse workers import this module, so each of them has these too. */
+export const BUILTIN_LOADERS: readonly LoaderRegistration[] = [
+  {
+    name: "markdown",
+    extensions: ["md", "markdown", "mdx"],
+    mediaTypes: ["text/markdown"],
+    load: loadMarkdown,
+    text: true,
+  },
+  { name: "text", extensions: ["txt", "text", "rst"], mediaTypes: ["text/plain"], load: loadText, text: true },
+  {
+    name: "html",
+    extensions: ["html", "htm"],
+    mediaTypes: ["text/html", "application/xhtml+xml"],
+    load: loadHtml,
+    text: true,
+  },
+  { name: "pdf", extensions: ["pdf"], mediaTypes: ["application/pdf"], load: loadPdf, text: false },
+  {
+    name: "docx",
+    extensions: ["docx"],
+    mediaTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
+    load: loadDocx,
+    text: false,
+  },
+  { name: "csv", extensions: ["csv"], mediaTypes: ["text/csv"], load: loadCsv, text: true },
+  { name: "json", extensions: ["json"], mediaTypes: ["application/json"], load: loadJson, text: true },
+  {
+    name: "jsonl",
+    extensions: ["jsonl", "ndjson"],
+    mediaTypes: ["application/jsonl", "application/x-ndjson"],
+    load: loadJsonl,
+    text: true,
+  },
+].map((loader) => ({ ...loader, builtin: true }));
+
+/** The process-wide registry: the built-in loaders and whatever `registerLoader` added. */
+export const defaultLoaders: LoaderRegistry = createLoaderRegistry(BUILTIN_LOADERS);
+
+/**
+ * Adds a loader to the process-wide registry, for every ingest that is not given its own (`createFerret({
+ * loaders })` extends this one). Files it loads are parsed in this process, not in a parse worker.
+ */
+export function registerLoader(loader: LoaderRegistration): void {
+  defaultLoaders.register({ ...loader, builtin: false });
 }
 
-const LOADERS: Record<string, LoaderEntry> = {
-  md: { load: loadMarkdown, text: true },
-  markdown: { load: loadMarkdown, text: true },
-  mdx: { load: loadMarkdown, text: true },
-  txt: { load: loadText, text: true },
-  text: { load: loadText, text: true },
-  rst: { load: loadText, text: true },
-  html: { load: loadHtml, text: true },
-  htm: { load: loadHtml, text: true },
-  pdf: { load: loadPdf, text: false },
-  docx: { load: loadDocx, text: false },
-  csv: { load: loadCsv, text: true },
-  jsonl: { load: loadJsonl, text: true },
-  ndjson: { load: loadJsonl, text: true },
-};
-
-/** The loader for a file name's extension (case-insensitive), or undefined when the type is not supported. */
-export function loaderFor(fileName: string): LoaderEntry | undefined {
-  const dot = fileName.lastIndexOf(".");
-  if (dot < 0) return undefined;
-  return LOADERS[fileName.slice(dot + 1).toLowerCase()];
+/** The loader for a file name's extension in the process-wide registry, or undefined. */
+export function loaderFor(fileName: string): LoaderRegistration | undefined {
+  return defaultLoaders.forPath(fileName);
 }
 
-export const SUPPORTED_EXTENSIONS = Object.keys(LOADERS);
+/** Extensions of the built-in loaders. */
+export const SUPPORTED_EXTENSIONS = createLoaderRegistry(BUILTIN_LOADERS).extensions();
 
-export { loadCsv, loadDocx, loadHtml, loadJsonl, loadMarkdown, loadPdf, loadText };
+export { loadCsv, loadDocx, loadHtml, loadJson, loadJsonl, loadMarkdown, loadPdf, loadText };

@@ -5,6 +5,7 @@ import { contentHash } from "../hash.js";
 import { identityWords, missingIdentity } from "../identity.js";
 import type { IngestLimits } from "../limits.js";
 import { loadFile } from "../load-file.js";
+import type { LoaderRegistry } from "../loader-registry.js";
 import type { LoadedDocument, LoadedTable } from "../types.js";
 
 /** One file to parse: plain data, so it can cross to a worker thread. */
@@ -22,6 +23,8 @@ export interface ParseTask {
   sourceAcl: string[];
   /** Content hashes stored for this file's documents: a document whose hash is unchanged is not chunked. */
   known: Map<string, string>;
+  /** In-process parses only (a registry cannot cross to a worker): loaders by extension. */
+  loaders?: LoaderRegistry;
 }
 
 export type ParsedDocument =
@@ -35,7 +38,7 @@ export type ParsedDocument =
 export type ParsedFile =
   | { kind: "skipped"; reason: string }
   | { kind: "failed"; reason: string }
-  | { kind: "loaded"; warnings: string[]; table?: LoadedTable; docs: ParsedDocument[] };
+  | { kind: "loaded"; warnings: string[]; table?: LoadedTable; tables?: LoadedTable[]; docs: ParsedDocument[] };
 
 /**
  * Loads one file, then chunks each new or changed document and finds its entities: everything about a file
@@ -47,11 +50,12 @@ export async function parseFile(task: ParseTask): Promise<ParsedFile> {
     relPath: task.relPath,
     tableName: task.tableName,
     limits: task.limits,
+    loaders: task.loaders,
   });
   if (outcome.kind === "skipped") return { kind: "skipped", reason: outcome.reason };
   if (outcome.kind === "failed") return { kind: "failed", reason: outcome.reason };
   const docs = outcome.docs.map((loaded) => prepareDocument(loaded, task));
-  return { kind: "loaded", warnings: outcome.warnings, table: outcome.table, docs };
+  return { kind: "loaded", warnings: outcome.warnings, table: outcome.table, tables: outcome.tables, docs };
 }
 
 /**

@@ -99,7 +99,11 @@ export function createParsePool(
   let nextId = 0;
   return {
     concurrency: workers,
-    async parse(task) {
+    async parse(withLoaders) {
+      // A loader registered at run time exists only in this process: its files are parsed here.
+      const { loaders, ...task } = withLoaders;
+      if (loaders && loaders.forPath(task.relPath)?.builtin !== true)
+        return parseFile(withLoaders).catch((error: unknown) => failure(error, limits, false));
       const id = nextId++;
       const controller = new AbortController();
       let timer: NodeJS.Timeout | undefined;
