@@ -13,6 +13,7 @@ import { type ResolvedConfig, settingValue } from "../config/resolve-config.js";
 import { resolveEmbedder } from "../embedders/resolve.js";
 import { resolveModel } from "../models/resolve.js";
 import { SCHEMA_VERSION } from "../stores/sqlite/schema.js";
+import { requireUsearch } from "../util/optional-import.js";
 
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";
 
@@ -111,7 +112,14 @@ function checkSqlite(): Promise<CheckResult> {
 
 function checkUsearch(): Promise<CheckResult> {
   return timed("usearch", async () => {
-    const { Index, MetricKind, ScalarKind } = require("usearch") as typeof import("usearch");
+    const usearch = requireUsearch();
+    if (!usearch)
+      return {
+        status: "skip",
+        detail: "usearch (optional) is not installed: vector search is exact (sqlite-vec), slower on large stores",
+        fix: "npm install usearch, for an HNSW index once a store holds many vectors",
+      };
+    const { Index, MetricKind, ScalarKind } = usearch;
     const index = new Index({
       dimensions: 4,
       metric: MetricKind.Cos,

@@ -218,13 +218,22 @@ export class SqlLimitError extends StoreQueryError {
   }
 }
 
-/** An optional package a chosen feature needs is not installed (`local:` embedders and rerankers need one). */
+/**
+ * An optional package a chosen feature needs is not installed: `local:` embedders and rerankers need
+ * @huggingface/transformers, PDF ingestion pdfjs-dist, an explicitly approximate vector search usearch.
+ * `instead` names what the user can do without the package.
+ */
 export class MissingDependencyError extends FerretError {
   readonly packageName: string;
-  constructor(packageName: string, feature: string, cause?: unknown) {
+  constructor(
+    packageName: string,
+    feature: string,
+    cause?: unknown,
+    instead = "or choose another embedder, e.g. none or openai:<model>",
+  ) {
     super(
       "MissingDependencyError",
-      `${feature} needs the optional package ${packageName}, which is not installed: run \`npm install ${packageName}\` (or choose another embedder, e.g. none or openai:<model>).`,
+      `${feature} needs the optional package ${packageName}, which is not installed: run \`npm install ${packageName}\` (${instead}).`,
       { category: "user", cause, context: { package: packageName, feature } },
     );
     this.packageName = packageName;

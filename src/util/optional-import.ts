@@ -1,17 +1,61 @@
+import { createRequire } from "node:module";
 import { MissingDependencyError } from "../spec/errors.js";
 
 /** The local model runtime: an optional peer dependency, loaded only when a `local:` model is chosen. */
 export const TRANSFORMERS = "@huggingface/transformers";
+/** The PDF reader: an optional peer dependency, loaded on the first PDF ingested. */
+export const PDFJS = "pdfjs-dist";
+/** The HNSW index of large SQLite stores: an optional peer dependency; without it vector search is exact. */
+export const USEARCH = "usearch";
+
+export type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+export type Usearch = typeof import("usearch");
 
 /**
- * Loads the local model runtime. When the package itself is absent this throws `MissingDependencyError`
- * naming it and the command that installs it; any other failure (a broken native module) is rethrown as is.
+ * Loads an optional package through `importer`. When the package itself is absent this throws
+ * `MissingDependencyError` naming it, the feature that needs it and the command that installs it; any other
+ * failure (a broken native module, an error inside the package) is rethrown as is.
  */
-export async function importTransformers(feature: string): Promise<typeof import("@huggingface/transformers")> {
+export async function importOptional<T>(options: {
+  name: string;
+  feature: string;
+  importer: () => Promise<T>;
+  instead?: string;
+}): Promise<T> {
   try {
-    return await import("@huggingface/transformers");
+    return await options.importer();
   } catch (error) {
-    if (isMissing(error, TRANSFORMERS)) throw new MissingDependencyError(TRANSFORMERS, feature, error);
+    if (isMissing(error, options.name))
+      throw new MissingDependencyError(options.name, options.feature, error, options.instead);
+    throw error;
+  }
+}
+
+/** Loads the local model runtime (see `importOptional`). */
+export function importTransformers(feature: string): Promise<typeof import("@huggingface/transformers")> {
+  return importOptional({ name: TRANSFORMERS, feature, importer: () => import("@huggingface/transformers") });
+}
+
+/** Loads pdfjs (legacy build, which runs in Node without a worker); missing, it names the package to install. */
+export function importPdfJs(
+  feature: string,
+  importer: () => Promise<PdfJs> = () => import("pdfjs-dist/legacy/build/pdf.mjs"),
+): Promise<PdfJs> {
+  return importOptional({ name: PDFJS, feature, importer, instead: "or leave PDF files out of the source" });
+}
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * usearch, or undefined when it is not installed (a broken install still throws). It is required, not
+ * imported: the store calls it synchronously, and its ESM build finds its binary from a stack trace, which
+ * overflows under `node -e`.
+ */
+export function requireUsearch(require: (name: string) => unknown = requireHere): Usearch | undefined {
+  try {
+    return require(USEARCH) as Usearch;
+  } catch (error) {
+    if (isMissing(error, USEARCH)) return undefined;
     throw error;
   }
 }

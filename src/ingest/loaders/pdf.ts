@@ -1,4 +1,5 @@
 import { InvalidInputError, LimitExceededError } from "../../spec/errors.js";
+import { importPdfJs, type PdfJs } from "../../util/optional-import.js";
 import { DEFAULT_INGEST_LIMITS } from "../limits.js";
 import type { Loader } from "../types.js";
 import { layoutDocument, type PdfPage } from "./pdf/layout.js";
@@ -6,12 +7,17 @@ import { groupLines, type Line, pageLines, type RawTextItem, toItems } from "./p
 import { type OutlineEntry, type OutlineSource, outlineEntries } from "./pdf/outline.js";
 import { pdfTitle } from "./pdf/title.js";
 
-type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjs: Promise<PdfJs> | undefined;
 
-/** pdfjs is large: load it on the first PDF only. In Node it runs its worker code on the main thread. */
+/**
+ * pdfjs is large and an optional peer dependency: load it on the first PDF only (missing, the error names
+ * the package to install). In Node it runs its worker code on the main thread.
+ */
 function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs");
+  pdfjs ??= importPdfJs("ingesting PDF files").catch((error: unknown) => {
+    pdfjs = undefined;
+    throw error;
+  });
   return pdfjs;
 }
 

@@ -5,12 +5,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DocumentWrite } from "../../spec/document.js";
+import { MissingDependencyError } from "../../spec/errors.js";
 import type { Principal } from "../../spec/principal.js";
 import { StoreContext } from "./context.js";
 import { writeDocuments } from "./documents.js";
 import { HnswIndexes } from "./hnsw.js";
 import { createSqliteStore } from "./index.js";
 import { openDatabase } from "./schema.js";
+import { vectorSearch } from "./vector-search.js";
 
 const DIMS = 32;
 const dir = mkdtempSync(join(tmpdir(), "ferret-hnsw-"));
@@ -192,5 +194,50 @@ describe("HNSW side index", () => {
       after: true,
       hit: "d::0",
     });
+  });
+});
+
+describe("HNSW side index without usearch (an optional peer dependency)", () => {
+  const setUp = (name: string) => {
+    const path = join(dir, name);
+    const ctx = new StoreContext({ db: openDatabase({ path, readonly: false }), path, readonly: false });
+    let asked = 0;
+    const hnsw = new HnswIndexes(ctx, {
+      buildAt: 50,
+      loadUsearch: () => {
+        asked++;
+        return undefined;
+      },
+    });
+    const { changes, versions } = writeDocuments(ctx, docs(80, { offset: 40_000 }));
+    hnsw.apply(changes, versions);
+    return { ctx, hnsw, path, asked: () => asked };
+  };
+
+  it("writes leave no index and auto search is exact (sqlite-vec)", () => {
+    const { ctx, hnsw, path, asked } = setUp("absent.db");
+    expect(hnsw.available).toBe(false);
+    expect(asked()).toBe(1);
+    expect(existsSync(`${path}.${DIMS}.hnsw`)).toBe(false);
+    const probe = vector();
+    const options = { hnsw, hnswThreshold: 10 };
+    const auto = vectorSearch(ctx, { principal: owner, vector: probe, k: 5, strategy: "auto" }, options);
+    const exact = vectorSearch(ctx, { principal: owner, vector: probe, k: 5, strategy: "exact" }, options);
+    expect(auto).toHaveLength(5);
+    expect(auto.map((hit) => hit.id)).toEqual(exact.map((hit) => hit.id));
+    ctx.db.close();
+  });
+
+  it("an approximate search names the package to install", () => {
+    const { ctx, hnsw } = setUp("absent-approx.db");
+    const search = () =>
+      vectorSearch(
+        ctx,
+        { principal: owner, vector: vector(), k: 5, strategy: "approximate" },
+        { hnsw, hnswThreshold: 10 },
+      );
+    expect(search).toThrow(MissingDependencyError);
+    expect(search).toThrow(/approximate vector search needs the optional package usearch.*npm install usearch/);
+    ctx.db.close();
   });
 });

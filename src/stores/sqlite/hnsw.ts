@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Index } from "usearch";
+import { MissingDependencyError } from "../../spec/errors.js";
+import { requireUsearch, USEARCH, type Usearch } from "../../util/optional-import.js";
 import { blobVector, type StoreContext } from "./context.js";
 import { type VectorChanges, vectorTable, vectorTableExists, vectorVersionKey } from "./vectors.js";
 
@@ -13,20 +14,11 @@ export const HNSW_EXPANSION_SEARCH = 128;
 /** Writes keep an index in step (building it if needed) once a dimension holds this many vectors. */
 export const DEFAULT_HNSW_BUILD_AT = 20_000;
 
-type Usearch = typeof import("usearch");
-let usearch: Usearch | undefined;
+/** What a user without usearch can do instead. */
+export const EXACT_INSTEAD = 'or search with strategy "exact" or "auto", which need no index';
 
-/**
- * usearch, loaded on first use so keyword-only users never load the native module. Its CommonJS build is
- * required on purpose: the ESM build finds its binary from a stack trace, which overflows under `node -e`.
- */
-function loadUsearch(): Usearch {
-  usearch ??= createRequire(import.meta.url)("usearch") as Usearch;
-  return usearch;
-}
-
-function newIndex(dims: number): Index {
-  const { Index, MetricKind, ScalarKind } = loadUsearch();
+function newIndex(usearch: Usearch, dims: number): Index {
+  const { Index, MetricKind, ScalarKind } = usearch;
   return new Index({
     dimensions: dims,
     metric: MetricKind.Cos,
@@ -54,6 +46,8 @@ export interface HnswMatch {
 export interface HnswOptions {
   /** Writes build or update the index once the dimension holds this many vectors. Default 20,000. */
   buildAt?: number;
+  /** Loads usearch, undefined when it is not installed (tests inject one). Default: `requireUsearch()`. */
+  loadUsearch?: () => Usearch | undefined;
 }
 
 /**
@@ -61,15 +55,37 @@ export interface HnswOptions {
  * Saved next to the database as `<db>.<dims>.hnsw` with a `.json` note of the vector version it reflects;
  * an index whose version differs from the store's counter is stale and rebuilt from the vec0 table.
  * Once a dimension is large (`buildAt`), every write updates the index, so no query waits for a build.
+ * usearch is an optional peer dependency, loaded on first use: without it `available` is false, writes
+ * leave no index (one saved earlier goes stale and is rebuilt once usearch is back) and search is exact.
  */
 export class HnswIndexes {
   readonly #ctx: StoreContext;
   readonly #buildAt: number;
   readonly #loaded = new Map<number, Loaded>();
+  readonly #loadUsearch: () => Usearch | undefined;
+  #usearch: Usearch | undefined | null = null;
 
   constructor(ctx: StoreContext, options: HnswOptions = {}) {
     this.#ctx = ctx;
     this.#buildAt = options.buildAt ?? DEFAULT_HNSW_BUILD_AT;
+    this.#loadUsearch = options.loadUsearch ?? (() => requireUsearch());
+  }
+
+  /** usearch, loaded on first use so keyword-only users never load the native module. */
+  #module(): Usearch | undefined {
+    if (this.#usearch === null) this.#usearch = this.#loadUsearch();
+    return this.#usearch;
+  }
+
+  /** False when usearch is not installed: callers search exactly instead. */
+  get available(): boolean {
+    return this.#module() !== undefined;
+  }
+
+  #newIndex(dims: number): Index {
+    const usearch = this.#module();
+    if (!usearch) throw new MissingDependencyError(USEARCH, "approximate vector search", undefined, EXACT_INSTEAD);
+    return newIndex(usearch, dims);
   }
 
   filePath(dims: number): string | undefined {
@@ -130,7 +146,7 @@ export class HnswIndexes {
           loaded = { index: fromFile, version: version - 1, dirty: false };
           this.#loaded.set(dims, loaded);
         } else {
-          if (this.#large(dims)) this.index(dims);
+          if (this.#large(dims) && this.available) this.index(dims);
           continue;
         }
       }
@@ -165,7 +181,7 @@ export class HnswIndexes {
 
   /** A new index of every stored vector of `dims`, inserted in batches on all cores. */
   #build(dims: number): Index {
-    const index = newIndex(dims);
+    const index = this.#newIndex(dims);
     if (!vectorTableExists(this.#ctx, dims)) return index;
     const rows = this.#ctx.db.prepare(`SELECT rowid, embedding FROM ${vectorTable(dims)}`).iterate() as Iterable<{
       rowid: number;
@@ -189,11 +205,11 @@ export class HnswIndexes {
 
   #load(dims: number, version: number): Index | undefined {
     const file = this.filePath(dims);
-    if (!file || !existsSync(file) || !existsSync(`${file}.json`)) return undefined;
+    if (!file || !existsSync(file) || !existsSync(`${file}.json`) || !this.available) return undefined;
     try {
       const note = JSON.parse(readFileSync(`${file}.json`, "utf8")) as { version?: number };
       if (note.version !== version) return undefined;
-      const index = newIndex(dims);
+      const index = this.#newIndex(dims);
       index.load(file);
       return index;
     } catch {

@@ -1,8 +1,10 @@
+import { MissingDependencyError } from "../../spec/errors.js";
 import type { ScoredChunk, VectorQuery } from "../../spec/store.js";
+import { USEARCH } from "../../util/optional-import.js";
 import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js";
 import { type StoreContext, vectorBlob } from "./context.js";
 import { chunkFilter } from "./filters.js";
-import type { HnswIndexes } from "./hnsw.js";
+import { EXACT_INSTEAD, type HnswIndexes } from "./hnsw.js";
 import { getEmbedderInfo, mismatch, storedDims, vectorCount, vectorTable, vectorTableExists } from "./vectors.js";
 
 /** sqlite-vec's largest k for one KNN query. */
@@ -33,8 +35,12 @@ export function vectorSearch(ctx: StoreContext, query: VectorQuery, options: Vec
   }
   if (!vectorTableExists(ctx, dims)) return [];
   const strategy = query.strategy ?? "auto";
+  // Without usearch (an optional peer dependency) `auto` searches exactly; `approximate` says what to install.
+  if (strategy === "approximate" && !options.hnsw.available)
+    throw new MissingDependencyError(USEARCH, "approximate vector search", undefined, EXACT_INSTEAD);
   const useHnsw =
-    strategy === "approximate" || (strategy === "auto" && vectorCount(ctx, tenant, dims) >= options.hnswThreshold);
+    strategy === "approximate" ||
+    (strategy === "auto" && vectorCount(ctx, tenant, dims) >= options.hnswThreshold && options.hnsw.available);
   if (useHnsw) {
     const found = approximate(ctx, query, k, options.hnsw);
     if (found) return found;
