@@ -75,7 +75,15 @@ describe("checkZip", () => {
 
   it("passes a valid DOCX and reports bytes that are not a zip as unreadable", async () => {
     const bytes = await readFile(join(dir, corpus.valid));
-    await expect(checkZip({ bytes, relPath: "ok.docx", kind: ".docx file", limits })).resolves.toBeUndefined();
+    await expect(checkZip({ bytes, relPath: "ok.docx", kind: ".docx file", limits })).resolves.toEqual(new Map());
+    const kept = await checkZip({
+      bytes,
+      relPath: "ok.docx",
+      kind: ".docx file",
+      limits,
+      keep: (n) => n.endsWith(".xml"),
+    });
+    expect(kept.get("word/document.xml")?.toString("utf8")).toMatch(/^<\?xml/);
     const error = await checkZip({
       bytes: new TextEncoder().encode("not a zip"),
       relPath: "fake.docx",

@@ -9,6 +9,8 @@ export interface ZipGuardOptions {
   /** What the container is, for messages (`.docx file`). */
   kind: string;
   limits: Pick<IngestLimits, "maxZipEntries" | "maxZipBytes">;
+  /** Entries whose inflated bytes to return (`ppt/slides/slide1.xml`); the rest are counted and discarded. */
+  keep?: (entryName: string) => boolean;
 }
 
 function over(options: ZipGuardOptions, limit: "maxZipEntries" | "maxZipBytes", value: number, what: string) {
@@ -47,13 +49,20 @@ function readEntries(zip: ZipFile): Promise<Entry[]> {
  * Inflates one entry, counting bytes and discarding them; stops at the first chunk past the entry's
  * declared size (a lie: corrupt or a bomb) or past the remaining budget (the cap).
  */
-async function inflateCounted(options: ZipGuardOptions, zip: ZipFile, entry: Entry, before: number): Promise<number> {
+async function inflateCounted(
+  options: ZipGuardOptions,
+  zip: ZipFile,
+  entry: Entry,
+  before: number,
+  kept?: Buffer[],
+): Promise<number> {
   const cap = options.limits.maxZipBytes;
   const stream = await zip.openReadStreamPromise(entry);
   let bytes = 0;
   try {
     for await (const chunk of stream) {
       bytes += (chunk as Buffer).length;
+      kept?.push(chunk as Buffer);
       // Cannot pass while every entry keeps to its declared size (their sum was checked); kept as a backstop.
       if (before + bytes > cap)
         throw over(options, "maxZipBytes", before + bytes, `zip inflates to more than ${cap} bytes`);
@@ -76,9 +85,10 @@ async function inflateCounted(options: ZipGuardOptions, zip: ZipFile, entry: Ent
  * entry is inflated and counted (the data discarded), stopping at once when the total passes the cap
  * or an entry grows past its declared size, since a zip bomb may lie about its sizes. Throws
  * `LimitExceededError` naming the cap, or `InvalidInputError` when the bytes are not a readable zip
- * (including an entry that inflates past its declared size).
+ * (including an entry that inflates past its declared size). Returns the inflated bytes of the entries
+ * `keep` names (within the same caps), so a loader can read a container without inflating it twice.
  */
-export async function checkZip(options: ZipGuardOptions): Promise<void> {
+export async function checkZip(options: ZipGuardOptions): Promise<Map<string, Buffer>> {
   const { bytes, limits } = options;
   let zip: ZipFile;
   try {
@@ -105,15 +115,19 @@ export async function checkZip(options: ZipGuardOptions): Promise<void> {
     if (declared > limits.maxZipBytes)
       throw over(options, "maxZipBytes", declared, `zip declares ${declared} uncompressed bytes`);
     let inflated = 0;
+    const out = new Map<string, Buffer>();
     for (const entry of entries) {
       if (entry.fileName.endsWith("/")) continue;
+      const kept = options.keep?.(entry.fileName) ? [] : undefined;
       try {
-        inflated += await inflateCounted(options, zip, entry, inflated);
+        inflated += await inflateCounted(options, zip, entry, inflated, kept);
+        if (kept) out.set(entry.fileName, Buffer.concat(kept));
       } catch (cause) {
         if (cause instanceof LimitExceededError || cause instanceof InvalidInputError) throw cause;
         throw unreadable(options, cause);
       }
     }
+    return out;
   } finally {
     zip.close();
   }

@@ -7,6 +7,7 @@ import { loadJsonl } from "./jsonl.js";
 import { loadMarkdown } from "./md.js";
 import { loadPdf } from "./pdf.js";
 import { loadText } from "./txt.js";
+import { loadXlsx } from "./xlsx.js";
 
 /** ferret's own loaders: parse workers import this module, so each of them has these too. */
 export const BUILTIN_LOADERS: readonly LoaderRegistration[] = [
@@ -31,6 +32,13 @@ export const BUILTIN_LOADERS: readonly LoaderRegistration[] = [
     extensions: ["docx"],
     mediaTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
     load: loadDocx,
+    text: false,
+  },
+  {
+    name: "xlsx",
+    extensions: ["xlsx"],
+    mediaTypes: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+    load: loadXlsx,
     text: false,
   },
   { name: "csv", extensions: ["csv"], mediaTypes: ["text/csv"], load: loadCsv, text: true },
@@ -63,4 +71,4 @@ export function loaderFor(fileName: string): LoaderRegistration | undefined {
 /** Extensions of the built-in loaders. */
 export const SUPPORTED_EXTENSIONS = createLoaderRegistry(BUILTIN_LOADERS).extensions();
 
-export { loadCsv, loadDocx, loadHtml, loadJson, loadJsonl, loadMarkdown, loadPdf, loadText };
+export { loadCsv, loadDocx, loadHtml, loadJson, loadJsonl, loadMarkdown, loadPdf, loadText, loadXlsx };

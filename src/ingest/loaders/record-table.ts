@@ -82,7 +82,9 @@ export function recordTable(options: {
       const text = String(v);
       return text.length > MAX_TEXT_CELL ? [] : [`${name}: ${text}`];
     });
-    const title = titleAt >= 0 && r[titleAt] !== null ? String(r[titleAt]) : key;
+    // A fixed key (a cell range) names no row: the first other value does.
+    const named = fixed ? r.find((v, c) => c !== keyAt && v !== null && v !== "") : undefined;
+    const title = titleAt >= 0 && r[titleAt] !== null ? String(r[titleAt]) : String(named ?? key);
     const prefix = options.titlePrefix?.(i);
     docs.push({
       id: `${options.file}#${key}`,
