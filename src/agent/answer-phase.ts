@@ -1,6 +1,6 @@
 import { rerankEvidence } from "../retrieval/rerank.js";
 import type { Answer, StopReason } from "../spec/answer.js";
-import type { DraftAnswer } from "../spec/engine.js";
+import type { AnswerStreamV1, DraftAnswer } from "../spec/engine.js";
 import type { TraceEvent } from "../spec/trace.js";
 import { checkCitations, renderClaim } from "./citations.js";
 import { refusal } from "./refusal.js";
@@ -70,9 +70,7 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
       signal: run.signal,
     });
   }
-  const outcome: Outcome<DraftAnswer> = end.draft
-    ? { kind: "ok", value: end.draft }
-    : await run.callEngine("answer", (ctx) => run.options.engine.answer(state, ctx));
+  const outcome: Outcome<DraftAnswer> = end.draft ? { kind: "ok", value: end.draft } : yield* draftAnswer(run);
   yield* run.drain();
   if (outcome.kind === "stopped") return refuse(outcome.reason, end.detail);
   if (outcome.kind === "failed") {
@@ -120,6 +118,35 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
     ...(check.unsupported.length > 0 ? { unsupported: check.unsupported } : {}),
     ...(draft.confidence !== undefined ? { confidence: draft.confidence } : {}),
   };
+}
+
+/**
+ * Asks the engine for the answer: streamed when it can (each delta sent as an `answer-draft-delta` as it
+ * arrives), else in one call. The answer the engine resolves is the one checked; the deltas are a preview.
+ */
+async function* draftAnswer(run: RunContext): AsyncGenerator<TraceEvent, Outcome<DraftAnswer>> {
+  const { engine } = run.options;
+  const { state } = run;
+  if (!engine.answerStream) return await run.callEngine("answer", (ctx) => engine.answer(state, ctx));
+  const answerStream = engine.answerStream.bind(engine);
+  let stream: AnswerStreamV1 | undefined;
+  // callEngine starts the call before its first await, so the stream exists once it returns (unless a budget
+  // stopped the run first).
+  const outcome = run.callEngine("answer", (ctx) => {
+    stream = answerStream(state, ctx);
+    return stream.answer;
+  });
+  if (stream) {
+    try {
+      for await (const text of stream.deltas) {
+        run.preview({ type: "answer-draft-delta", step: state.step, text });
+        yield* run.drain();
+      }
+    } catch {
+      // A broken stream fails its answer too: the outcome says how.
+    }
+  }
+  return await outcome;
 }
 
 export function messageOf(error: unknown): string {

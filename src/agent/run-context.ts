@@ -126,6 +126,11 @@ export class RunContext {
     this.buffer.push(this.recorder.record(event, at));
   }
 
+  /** Sends an event with the next drain without keeping it in the run's trace (a streamed draft's deltas). */
+  preview(event: TraceEventInput): void {
+    this.buffer.push(this.recorder.stamp(event));
+  }
+
   /** Holds events back (e.g. the rewrite's, which happen before run-start can be written). */
   hold(): void {
     this.held ??= [];

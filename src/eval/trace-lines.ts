@@ -32,6 +32,7 @@ function summary(e: TraceEvent): string {
       return `${e.checkpoint}${e.decision ? ` -> ${e.decision}` : ""}`;
     case "llm-call":
       return `${e.role} ${e.model} in=${e.inputTokens} out=${e.outputTokens} ${e.ms}ms`;
+    case "answer-draft-delta":
     case "answer-delta":
       return short(e.text, 60);
     case "answer-end":
@@ -48,6 +49,7 @@ export function traceLines(events: readonly TraceEvent[]): string[] {
   const lines: string[] = [];
   let deltas = 0;
   for (const e of events) {
+    if (e.type === "answer-draft-delta") continue;
     if (e.type === "answer-delta") {
       deltas++;
       continue;

@@ -1,10 +1,12 @@
 /**
  * The answerer, streamed: claim text arrives as deltas while the model writes its JSON reply; the final
  * DraftAnswer is validated as in `answerFromEvidence`. Deltas are a preview: when the streamed reply turns
- * out unusable, the answer falls back to the non-streaming answerer (with its one retry), whose result wins.
+ * out unusable, or the stream fails in a way worth retrying, the answer falls back to the non-streaming
+ * answerer (with its retries), whose result wins.
  */
 import { Output, streamText } from "ai";
-import type { AgentState, DraftAnswer, LlmUsage, WithUsage } from "../spec/engine.js";
+import type { AgentState, AnswerStreamV1, DraftAnswer, LlmUsage, WithUsage } from "../spec/engine.js";
+import { DEFAULT_RETRY_POLICY, isRetryable } from "../util/retry.js";
 import { answerFromEvidence, noEvidenceAnswer, toDraftAnswer } from "./answer.js";
 import { type CallSettings, type TokenCounts, typedCallError, usageEntry } from "./call.js";
 import { answererPrompt } from "./prompts.js";
@@ -12,12 +14,8 @@ import type { ResolvedModel } from "./resolve.js";
 import { answerReplySchema } from "./schemas.js";
 import { repairStructured } from "./structured.js";
 
-export interface AnswerStream {
-  /** Claim text as it is written, claims joined by a space. */
-  deltas: AsyncIterable<string>;
-  /** The validated answer (authoritative). */
-  answer: Promise<WithUsage<DraftAnswer>>;
-}
+/** Claim text as it is written (claims joined by a space), then the validated answer (authoritative). */
+export type AnswerStream = AnswerStreamV1;
 
 /** The readable text of a partial reply: claim texts joined by a space. */
 export function partialClaimsText(partial: unknown): string {
@@ -83,6 +81,10 @@ export function streamAnswer(options: {
         },
       });
       if (streamError !== undefined) {
+        // A rate limit or a dropped connection gets the non-streaming answerer, which retries with back-off.
+        const retries = settings.retry.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries;
+        if (!timedOut && !options.signal.aborted && retries > 0 && isRetryable(streamError))
+          return await answerFromEvidence(options);
         throw typedCallError({
           error: streamError,
           role: "answerer",

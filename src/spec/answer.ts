@@ -1,6 +1,10 @@
 import type { Passage } from "./passage.js";
 import type { ToolStatus } from "./tool-result.js";
 
+/**
+ * Every reason a run can end with, and no other: each one is produced by the loop (checked in the agent's
+ * tests). `fallback`: the planner failed twice, so the run answered (or refused) from one retrieval pass.
+ */
 export const STOP_REASONS = [
   "answered",
   "no_retrieval_needed",
@@ -13,6 +17,7 @@ export const STOP_REASONS = [
   "no_progress",
   "insufficient_evidence",
   "aborted",
+  /** The planner failed twice; the answer comes from a single retrieval pass. */
   "fallback",
   /** The tenant's (or key's) daily spend cap left no room for another model call. */
   "spend_cap",

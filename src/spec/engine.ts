@@ -167,4 +167,16 @@ export interface AgentEngineV1 {
   plan(state: AgentState, ctx: EngineContext): Promise<WithUsage<PlanResult>>;
   grade(state: AgentState, ctx: EngineContext): Promise<WithUsage<GradeResult>>;
   answer(state: AgentState, ctx: EngineContext): Promise<WithUsage<DraftAnswer>>;
+  /**
+   * Optional: the answer as it is written. The loop uses it instead of `answer` and emits each delta as an
+   * `answer-draft-delta` event; the resolved answer is checked and cited as `answer`'s would be.
+   */
+  answerStream?(state: AgentState, ctx: EngineContext): AnswerStreamV1;
+}
+
+/** An answer written as a stream: unverified draft text as it arrives, then the answer (authoritative). */
+export interface AnswerStreamV1 {
+  /** Draft text as it is written (claim texts joined by a space, without citation marks). */
+  deltas: AsyncIterable<string>;
+  answer: Promise<WithUsage<DraftAnswer>>;
 }

@@ -78,6 +78,11 @@ export type TraceEvent =
       costUsd: number;
       ms: number;
     })
+  /**
+   * Draft text of an answer being written by a streaming model, as it arrives: a preview, not yet checked
+   * (the checked answer follows as `answer-delta` events, or the run refuses). Not kept in the stored trace.
+   */
+  | (EventBase & { type: "answer-draft-delta"; text: string })
   | (EventBase & { type: "answer-delta"; text: string })
   | (EventBase & { type: "answer-end"; answer: Answer })
   | (EventBase & { type: "run-end"; stopReason: StopReason; usage: Usage; ms: number })

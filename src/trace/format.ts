@@ -64,6 +64,7 @@ export function formatEvent(e: TraceEvent, options: { call?: ToolCallRequest } =
       return `checkpoint ${e.checkpoint}${e.decision ? ` -> ${e.decision}` : ""}`;
     case "llm-call":
       return `${e.role} ${e.model}: ${e.inputTokens} in / ${e.outputTokens} out tokens, $${e.costUsd.toFixed(4)}, ${formatMs(e.ms)}`;
+    case "answer-draft-delta":
     case "answer-delta":
       return e.text;
     case "answer-end":
@@ -99,7 +100,7 @@ export function formatTrace(record: RunRecord): string {
     "",
   ];
   for (const e of events) {
-    if (e.type === "answer-delta") continue;
+    if (e.type === "answer-delta" || e.type === "answer-draft-delta") continue;
     lines.push(`${`+${formatMs(e.t)}`.padStart(9)}  ${`[${e.step}]`.padEnd(4)} ${format(e)}`);
   }
   const end = events.findLast((e): e is Of<"run-end"> => e.type === "run-end");

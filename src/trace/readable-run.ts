@@ -136,6 +136,7 @@ export function redactRun(record: RunRecord, hidden: (ref: DocRef) => boolean): 
       }
       case "grade":
         return [{ ...e, subQuestions: e.subQuestions.map((g) => ({ ...g, text: REDACTED, missing: [] })) }];
+      case "answer-draft-delta":
       case "answer-delta":
         return [];
       case "answer-end":

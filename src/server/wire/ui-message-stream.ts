@@ -191,6 +191,8 @@ export function uiChunks(event: TraceEvent, state: UiStreamState): UIMessageChun
           },
         },
       ];
+    case "answer-draft-delta":
+      return []; // the checked answer's deltas follow
     case "answer-delta": {
       const out: UIMessageChunk[] = [];
       if (!state.textOpen) out.push({ type: "text-start", id: TEXT_ID });
