@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFerret } from "../../ferret.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
 import { setScope } from "./db.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import {
+  clusterAvailable,
+  SERVER_START_MS,
+  SERVER_STOP_MS,
+  startCluster,
+  startPglite,
+  stopServers,
+  type TestServer,
+} from "./test-servers.js";
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli", "main.ts");
 const SOURCES = ["alpha", "beta"];
@@ -36,9 +44,9 @@ beforeAll(async () => {
   expected = await alone();
 });
 afterAll(async () => {
-  for (const server of servers) await (await server).stop();
+  await stopServers(servers);
   rmSync(dir, { recursive: true, force: true });
-});
+}, SERVER_STOP_MS);
 
 /** `ferret ingest` in its own process (the CLI's entry run from source). */
 function ingestProcess(db: string, source: string): Promise<{ code: number | null; out: string; err: string }> {

@@ -12,7 +12,15 @@ import type { RankedUnit } from "../../eval/metrics/ranked-evidence.js";
 import { createFerret } from "../../ferret.js";
 import { createRetriever } from "../../retrieval/index.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import {
+  clusterAvailable,
+  SERVER_START_MS,
+  SERVER_STOP_MS,
+  startCluster,
+  startPglite,
+  stopServers,
+  type TestServer,
+} from "./test-servers.js";
 
 const DOCS: [string, string][] = [
   [
@@ -56,9 +64,9 @@ beforeAll(() => {
   }
 });
 afterAll(async () => {
-  for (const server of servers) await (await server).stop();
+  await stopServers(servers);
   rmSync(dir, { recursive: true, force: true });
-});
+}, SERVER_STOP_MS);
 
 /** Mean recall@5 over the questions, and each question's ranked document ids. */
 async function recall(db: string): Promise<{ mean: number; ranked: string[][] }> {

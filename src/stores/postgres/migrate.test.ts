@@ -6,16 +6,14 @@ import { ACME, acmeOwner, alice, fixtureWrite, harriet, seed } from "../../testi
 import { createSqliteStore } from "../sqlite/index.js";
 import { createPostgresStore } from "./index.js";
 import { migrateSqliteToPostgres } from "./migrate.js";
-import { SERVER_START_MS, startPglite, type TestServer } from "./test-servers.js";
+import { SERVER_START_MS, SERVER_STOP_MS, startPglite, stopServers, type TestServer } from "./test-servers.js";
 
 let server: Promise<TestServer> | undefined;
 beforeAll(async () => {
   server = startPglite();
   await server;
 }, SERVER_START_MS);
-afterAll(async () => {
-  if (server) await (await server).stop();
-});
+afterAll(() => stopServers([server]), SERVER_STOP_MS);
 
 describe("migrating a SQLite store into PostgreSQL", () => {
   it("copies everything, the counts match, and both stores answer alike", async () => {

@@ -11,7 +11,15 @@ import { acmeOwner, fixtureWrite } from "../../testing/fixtures.js";
 import { terms } from "../../text/tokenize.js";
 import { createSqliteStore } from "../sqlite/index.js";
 import { createPostgresStore } from "./index.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import {
+  clusterAvailable,
+  SERVER_START_MS,
+  SERVER_STOP_MS,
+  startCluster,
+  startPglite,
+  stopServers,
+  type TestServer,
+} from "./test-servers.js";
 
 const DOCS = [
   { id: "zh/gateway.md", title: "遥测网关", text: "遥测网关由飞行软件团队负责。团队负责人是王芳。" },
@@ -45,9 +53,7 @@ const QUERIES: [string, string][] = [
 ];
 
 const servers: Promise<TestServer>[] = [];
-afterAll(async () => {
-  for (const server of servers) await (await server).stop();
-});
+afterAll(() => stopServers(servers), SERVER_STOP_MS);
 
 async function seed(store: StoreV1): Promise<void> {
   await store.putSource({ name: "wiki", tenant: acmeOwner.tenant, kind: "documents", description: "Wiki", acl: [] });

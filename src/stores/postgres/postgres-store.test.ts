@@ -3,7 +3,15 @@ import { STORE_CAPABILITIES } from "../../spec/store.js";
 import { acmeOwner, fixtureWrite, runStoreSuites } from "../../testing/index.js";
 import { postgresDialect as d } from "./dialect.js";
 import { createPostgresStore } from "./index.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import {
+  clusterAvailable,
+  SERVER_START_MS,
+  SERVER_STOP_MS,
+  startCluster,
+  startPglite,
+  stopServers,
+  type TestServer,
+} from "./test-servers.js";
 
 const started: Promise<TestServer>[] = [];
 function lazy(start: () => Promise<TestServer>): () => Promise<TestServer> {
@@ -25,9 +33,7 @@ beforeAll(async () => {
   if (clusterAvailable()) await cluster();
 }, SERVER_START_MS);
 
-afterAll(async () => {
-  for (const server of started) await (await server).stop();
-});
+afterAll(() => stopServers(started), SERVER_STOP_MS);
 
 function opener(server: () => Promise<TestServer>) {
   return async () => {

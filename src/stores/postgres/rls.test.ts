@@ -10,12 +10,18 @@ import { principalScope, setScope, writeScope } from "./db.js";
 import { createPostgresStore, type PostgresStore } from "./index.js";
 import { APP_ROLE } from "./schema.js";
 import { tenantSchema } from "./tables.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import {
+  clusterAvailable,
+  SERVER_START_MS,
+  SERVER_STOP_MS,
+  startCluster,
+  startPglite,
+  stopServers,
+  type TestServer,
+} from "./test-servers.js";
 
 const servers: Promise<TestServer>[] = [];
-afterAll(async () => {
-  for (const server of servers) await (await server).stop();
-});
+afterAll(() => stopServers(servers), SERVER_STOP_MS);
 
 const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
 if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);

@@ -9,7 +9,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFerret } from "../../ferret.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import {
+  clusterAvailable,
+  SERVER_START_MS,
+  SERVER_STOP_MS,
+  startCluster,
+  startPglite,
+  stopServers,
+  type TestServer,
+} from "./test-servers.js";
 
 const PRIORITIES = ["low", "medium", "high", "urgent"];
 const PRODUCTS = ["Telemetry_Gateway", "launch_scheduler", "ground_station"];
@@ -58,9 +66,9 @@ beforeAll(() => {
   writeFileSync(join(dir, "data", "support_tickets.csv"), ticketsCsv());
 });
 afterAll(async () => {
-  for (const server of servers) await (await server).stop();
+  await stopServers(servers);
   rmSync(dir, { recursive: true, force: true });
-});
+}, SERVER_STOP_MS);
 
 async function answers(db: string): Promise<{ status: string; text: string }[]> {
   const ferret = await createFerret({ db, principal: LOCAL_OWNER });
