@@ -12,15 +12,8 @@ import type { RankedUnit } from "../../eval/metrics/ranked-evidence.js";
 import { createFerret } from "../../ferret.js";
 import { createRetriever } from "../../retrieval/index.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
-import {
-  clusterAvailable,
-  SERVER_START_MS,
-  SERVER_STOP_MS,
-  startCluster,
-  startPglite,
-  stopServers,
-  type TestServer,
-} from "./test-servers.js";
+import type { TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
 
 const DOCS: [string, string][] = [
   [
@@ -66,7 +59,7 @@ beforeAll(() => {
 afterAll(async () => {
   await stopServers(servers);
   rmSync(dir, { recursive: true, force: true });
-}, SERVER_STOP_MS);
+}, SERVER_MS.stop);
 
 /** Mean recall@5 over the questions, and each question's ranked document ids. */
 async function recall(db: string): Promise<{ mean: number; ranked: string[][] }> {
@@ -99,7 +92,7 @@ for (const [kind, start] of kinds) {
       server = start();
       servers.push(server);
       await server;
-    }, SERVER_START_MS);
+    }, SERVER_MS.start);
 
     it("is equal within 0.01 over multilingual questions", async () => {
       const sqlite = await recall(join(dir, `${kind.length}.db`));

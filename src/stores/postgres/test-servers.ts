@@ -20,17 +20,15 @@ export interface TestServer {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** How long a test file waits for its servers to start (PGlite boots WebAssembly PostgreSQL; initdb writes a cluster). */
-export const SERVER_START_MS = 180_000;
-
 /** How long a server gets to stop politely before it is killed (and how long the kill may take to show). */
 const STOP_GRACE_MS = 5_000;
 
 /**
- * The timeout of a test file's hook that stops its servers: stops run at once and each is bounded (a polite
- * stop for `STOP_GRACE_MS`, then a kill), so a loaded machine cannot stretch teardown past this.
+ * The timeouts of a test file's hooks that start and stop its servers. Starting is slow (PGlite boots
+ * WebAssembly PostgreSQL; initdb writes a cluster); stops run at once and each is bounded (a polite stop for
+ * `STOP_GRACE_MS`, then a kill), so a loaded machine cannot stretch teardown past `stop`.
  */
-export const SERVER_STOP_MS = 30_000;
+export const SERVER_MS = { start: 180_000, stop: 30_000 } as const;
 
 /** Stops every server that started (at once; one that failed to start is passed over). */
 export async function stopServers(servers: Iterable<Promise<TestServer> | undefined>): Promise<void> {
