@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFerret } from "../../ferret.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
 import { setScope } from "./db.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import type { TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli", "main.ts");
 const SOURCES = ["alpha", "beta"];
@@ -36,9 +37,9 @@ beforeAll(async () => {
   expected = await alone();
 });
 afterAll(async () => {
-  for (const server of servers) await (await server).stop();
+  await stopServers(servers);
   rmSync(dir, { recursive: true, force: true });
-});
+}, SERVER_MS.stop);
 
 /** `ferret ingest` in its own process (the CLI's entry run from source). */
 function ingestProcess(db: string, source: string): Promise<{ code: number | null; out: string; err: string }> {
@@ -100,7 +101,7 @@ for (const [kind, start] of kinds) {
       server = start();
       servers.push(server);
       await server;
-    }, SERVER_START_MS);
+    }, SERVER_MS.start);
 
     it("write every document once: the counts are the sum of each source alone", async () => {
       expect(expected.alpha?.documents).toBe(FILES);

@@ -12,7 +12,8 @@ import type { RankedUnit } from "../../eval/metrics/ranked-evidence.js";
 import { createFerret } from "../../ferret.js";
 import { createRetriever } from "../../retrieval/index.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import type { TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
 
 const DOCS: [string, string][] = [
   [
@@ -56,9 +57,9 @@ beforeAll(() => {
   }
 });
 afterAll(async () => {
-  for (const server of servers) await (await server).stop();
+  await stopServers(servers);
   rmSync(dir, { recursive: true, force: true });
-});
+}, SERVER_MS.stop);
 
 /** Mean recall@5 over the questions, and each question's ranked document ids. */
 async function recall(db: string): Promise<{ mean: number; ranked: string[][] }> {
@@ -91,7 +92,7 @@ for (const [kind, start] of kinds) {
       server = start();
       servers.push(server);
       await server;
-    }, SERVER_START_MS);
+    }, SERVER_MS.start);
 
     it("is equal within 0.01 over multilingual questions", async () => {
       const sqlite = await recall(join(dir, `${kind.length}.db`));

@@ -6,16 +6,15 @@ import { ACME, acmeOwner, alice, fixtureWrite, harriet, seed } from "../../testi
 import { createSqliteStore } from "../sqlite/index.js";
 import { createPostgresStore } from "./index.js";
 import { migrateSqliteToPostgres } from "./migrate.js";
-import { SERVER_START_MS, startPglite, type TestServer } from "./test-servers.js";
+import type { TestServer } from "./test-servers.js";
+import { SERVER_MS, startPglite, stopServers } from "./test-servers.js";
 
 let server: Promise<TestServer> | undefined;
 beforeAll(async () => {
   server = startPglite();
   await server;
-}, SERVER_START_MS);
-afterAll(async () => {
-  if (server) await (await server).stop();
-});
+}, SERVER_MS.start);
+afterAll(() => stopServers([server]), SERVER_MS.stop);
 
 describe("migrating a SQLite store into PostgreSQL", () => {
   it("copies everything, the counts match, and both stores answer alike", async () => {

@@ -11,7 +11,8 @@ import { acmeOwner, fixtureWrite } from "../../testing/fixtures.js";
 import { terms } from "../../text/tokenize.js";
 import { createSqliteStore } from "../sqlite/index.js";
 import { createPostgresStore } from "./index.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import type { TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
 
 const DOCS = [
   { id: "zh/gateway.md", title: "遥测网关", text: "遥测网关由飞行软件团队负责。团队负责人是王芳。" },
@@ -45,9 +46,7 @@ const QUERIES: [string, string][] = [
 ];
 
 const servers: Promise<TestServer>[] = [];
-afterAll(async () => {
-  for (const server of servers) await (await server).stop();
-});
+afterAll(() => stopServers(servers), SERVER_MS.stop);
 
 async function seed(store: StoreV1): Promise<void> {
   await store.putSource({ name: "wiki", tenant: acmeOwner.tenant, kind: "documents", description: "Wiki", acl: [] });
@@ -66,7 +65,7 @@ for (const [kind, start] of kinds) {
       server = start();
       servers.push(server);
       await server;
-    }, SERVER_START_MS);
+    }, SERVER_MS.start);
 
     it("finds the document each question is about, first, as the SQLite store does", async () => {
       const dir = mkdtempSync(join(tmpdir(), "ferret-ml-"));

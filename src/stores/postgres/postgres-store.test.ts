@@ -3,7 +3,8 @@ import { STORE_CAPABILITIES } from "../../spec/store.js";
 import { acmeOwner, fixtureWrite, runStoreSuites } from "../../testing/index.js";
 import { postgresDialect as d } from "./dialect.js";
 import { createPostgresStore } from "./index.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import type { TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
 
 const started: Promise<TestServer>[] = [];
 function lazy(start: () => Promise<TestServer>): () => Promise<TestServer> {
@@ -23,11 +24,9 @@ const cluster = lazy(startCluster);
 beforeAll(async () => {
   await pglite();
   if (clusterAvailable()) await cluster();
-}, SERVER_START_MS);
+}, SERVER_MS.start);
 
-afterAll(async () => {
-  for (const server of started) await (await server).stop();
-});
+afterAll(() => stopServers(started), SERVER_MS.stop);
 
 function opener(server: () => Promise<TestServer>) {
   return async () => {

@@ -10,12 +10,11 @@ import { principalScope, setScope, writeScope } from "./db.js";
 import { createPostgresStore, type PostgresStore } from "./index.js";
 import { APP_ROLE } from "./schema.js";
 import { tenantSchema } from "./tables.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import type { TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
 
 const servers: Promise<TestServer>[] = [];
-afterAll(async () => {
-  for (const server of servers) await (await server).stop();
-});
+afterAll(() => stopServers(servers), SERVER_MS.stop);
 
 const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
 if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
@@ -27,7 +26,7 @@ for (const [kind, start] of kinds) {
       const started = start();
       servers.push(started);
       server = await started;
-    }, SERVER_START_MS);
+    }, SERVER_MS.start);
 
     /** A seeded store, and a raw connection as the role the store's connections use. */
     async function open(): Promise<{ store: PostgresStore; raw: pg.Client; close: () => Promise<void> }> {

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFerret } from "../../ferret.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, startPglite, type TestServer } from "./test-servers.js";
+import type { TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
 
 const PRIORITIES = ["low", "medium", "high", "urgent"];
 const PRODUCTS = ["Telemetry_Gateway", "launch_scheduler", "ground_station"];
@@ -58,9 +59,9 @@ beforeAll(() => {
   writeFileSync(join(dir, "data", "support_tickets.csv"), ticketsCsv());
 });
 afterAll(async () => {
-  for (const server of servers) await (await server).stop();
+  await stopServers(servers);
   rmSync(dir, { recursive: true, force: true });
-});
+}, SERVER_MS.stop);
 
 async function answers(db: string): Promise<{ status: string; text: string }[]> {
   const ferret = await createFerret({ db, principal: LOCAL_OWNER });
@@ -87,7 +88,7 @@ for (const [kind, start] of kinds) {
       server = start();
       servers.push(server);
       await server;
-    }, SERVER_START_MS);
+    }, SERVER_MS.start);
 
     it("gives the same answers on both stores", async () => {
       {

@@ -3,8 +3,8 @@
  * pg_textsearch) on a random loopback port, and, where `initdb` and `pg_ctl` are on PATH, a throw-away
  * PostgreSQL cluster in a temporary folder. Each gives a URL and a `stop` that removes everything.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -20,8 +20,20 @@ export interface TestServer {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** How long a test file waits for its servers to start (PGlite boots WebAssembly PostgreSQL; initdb writes a cluster). */
-export const SERVER_START_MS = 180_000;
+/** How long a server gets to stop politely before it is killed (and how long the kill may take to show). */
+const STOP_GRACE_MS = 5_000;
+
+/**
+ * The timeouts of a test file's hooks that start and stop its servers. Starting is slow (PGlite boots
+ * WebAssembly PostgreSQL; initdb writes a cluster); stops run at once and each is bounded (a polite stop for
+ * `STOP_GRACE_MS`, then a kill), so a loaded machine cannot stretch teardown past `stop`.
+ */
+export const SERVER_MS = { start: 180_000, stop: 30_000 } as const;
+
+/** Stops every server that started (at once; one that failed to start is passed over). */
+export async function stopServers(servers: Iterable<Promise<TestServer> | undefined>): Promise<void> {
+  await Promise.allSettled([...servers].map(async (server) => (await server)?.stop()));
+}
 
 /** Starts `pglite-server.mjs` on a free port and waits for the URL it prints. */
 export async function startPglite(): Promise<TestServer> {
@@ -76,13 +88,30 @@ async function resetPglite(url: string): Promise<void> {
   }
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** True once the child has exited; false when `ms` pass first. */
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.stdin?.end();
-    child.kill("SIGTERM");
+    const timer = setTimeout(() => {
+      child.off("exit", done);
+      resolve(false);
+    }, ms);
+    function done() {
+      clearTimeout(timer);
+      resolve(true);
+    }
+    child.once("exit", done);
   });
+}
+
+/** SIGTERM (the server closes its database), then SIGKILL when it has not exited within `STOP_GRACE_MS`. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.stdin?.end();
+  child.kill("SIGTERM");
+  if (await exited(child, STOP_GRACE_MS)) return;
+  child.kill("SIGKILL");
+  await exited(child, STOP_GRACE_MS);
 }
 
 function onPath(command: string): boolean {
@@ -174,10 +203,31 @@ export async function startCluster(): Promise<TestServer> {
     },
     stop: async () => {
       try {
-        run(["pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]);
+        await stopCluster(data, user.prefix);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     },
   };
+}
+
+/**
+ * `pg_ctl stop -m immediate`, waiting at most `STOP_GRACE_MS`; when it fails or does not return in time, the
+ * postmaster (its pid is the first line of `postmaster.pid`) is killed.
+ */
+async function stopCluster(data: string, prefix: string[]): Promise<void> {
+  const seconds = String(Math.ceil(STOP_GRACE_MS / 1000));
+  const [command, ...rest] = [...prefix, "pg_ctl", "-D", data, "-m", "immediate", "-w", "-t", seconds, "stop"];
+  const stopped = await new Promise<boolean>((resolve) => {
+    execFile(command as string, rest, { timeout: STOP_GRACE_MS + 1000, killSignal: "SIGKILL" }, (error) =>
+      resolve(error === null),
+    );
+  });
+  if (stopped) return;
+  try {
+    const pid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+    if (Number.isSafeInteger(pid) && pid > 0) process.kill(pid, "SIGKILL");
+  } catch {
+    // No pid file or no such process: the server is gone.
+  }
 }
