@@ -55,6 +55,7 @@ export function answerFromRows(options: AnswerFromRowsOptions): string | undefin
     case "group": {
       if (rows.length === 0) return `No ${plan.noun} match${where}.`;
       const metric = plan.measure ? "value" : "n";
+      if (plan.compare && rows.length === 2) return compared(plan, rows, metric, where);
       const parts = rows.map((r) => `${show(r[plan.column ?? ""])} ${show(r[metric])}`);
       return `${plan.measure ?? `Number of ${plan.noun}`} per ${plan.column}${where}: ${parts.join(", ")}.`;
     }
@@ -79,6 +80,19 @@ export function answerFromRows(options: AnswerFromRowsOptions): string | undefin
       return `The ${label} ${plan.measure} is ${show(first.value)}, over ${count(n, plan.noun)}${where}${named}.`;
     }
   }
+}
+
+/** Two compared values, the winner first: `north has the higher total amount: 915.5, against south 155.` */
+function compared(plan: SqlPlan, rows: readonly Record<string, unknown>[], metric: string, where: string): string {
+  const [high, low] = rows as [Record<string, unknown>, Record<string, unknown>];
+  const [win, lose] = plan.compare === "min" ? [low, high] : [high, low];
+  const what = plan.measure ?? `number of ${plan.noun}`;
+  const name = (r: Record<string, unknown>) => show(r[plan.column ?? ""]);
+  if (show(win[metric]) === show(lose[metric])) {
+    return `${name(win)} and ${name(lose)} have the same ${what}: ${show(win[metric])}${where}.`;
+  }
+  const word = plan.compare === "min" ? "lower" : "higher";
+  return `${name(win)} has the ${word} ${what}: ${show(win[metric])}, against ${show(lose[metric])} for ${name(lose)}${where}.`;
 }
 
 /** `: T-1096, T-1103` when there are few enough listed rows to name. */

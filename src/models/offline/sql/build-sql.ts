@@ -23,6 +23,8 @@ export interface BuildPlanOptions {
   grouping?: Grouping;
   measure?: Measure;
   distinct?: ColumnProfile;
+  /** The question compares the grouping's two named values: group, measure both, name the winner. */
+  compare?: "max" | "min";
   dialect: SqlDialect;
 }
 
@@ -34,6 +36,7 @@ function chooseKind(o: BuildPlanOptions): SqlPlanKind | undefined {
   const { intent, measure } = o;
   if (o.distinct) return intent.count || intent.distinct ? "count_distinct" : undefined;
   if (intent.share) return o.conditions.some((c) => c.at !== undefined) && !o.grouping ? "share" : undefined;
+  if (o.grouping && o.compare) return "group";
   if (o.grouping) return intent.superlative && !intent.rank ? "top_group" : "group";
   if (intent.avg) return measure ? "avg" : undefined;
   if (intent.sum && measure && !measure.date) return "sum";
@@ -94,7 +97,8 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
   }
   if (kind === "group" || kind === "top_group") {
     const g = grouping!;
-    const useMeasure = measure && !measure.date && (o.intent.avg || o.intent.sum || o.intent.superlative);
+    const useMeasure =
+      measure && !measure.date && (o.intent.avg || o.intent.sum || o.intent.superlative || o.compare !== undefined);
     const metric = useMeasure
       ? o.intent.avg
         ? o.dialect.round(`AVG(${measure.sql})`, 2)
@@ -103,7 +107,11 @@ export function buildPlan(o: BuildPlanOptions): SqlPlan | undefined {
     const metricName = useMeasure ? "value" : "n";
     const metricLabel = useMeasure ? `${o.intent.avg ? "average" : "total"} ${measure.label}` : `number of ${noun}`;
     const rows = [...base, `${g.sql} IS NOT NULL`, ...(useMeasure && measure.requires ? [measure.requires] : [])];
-    const extra = { column: g.name, ...(useMeasure ? { measure: metricLabel } : {}) };
+    const extra = {
+      column: g.name,
+      ...(useMeasure ? { measure: metricLabel } : {}),
+      ...(o.compare ? { compare: o.compare } : {}),
+    };
     const select = `SELECT ${g.sql} AS ${ident(g.name)}, ${metric} AS ${metricName} FROM ${t}${where(rows)} GROUP BY ${g.sql}`;
     if (kind === "group") {
       return plan(

@@ -86,6 +86,26 @@ describe("planSql", () => {
     expect(run(plan("How many phone orders are not cancelled?")).ids).toEqual(["O-02", "O-08"]);
   });
 
+  it("compares two named values per value (grouped, filtered to the two), naming the winner", () => {
+    const p = plan("Did north or south orders have a larger total amount?");
+    expect(p.kind).toBe("group");
+    expect(p.sql).toContain("GROUP BY");
+    const { rows } = run(p);
+    expect(rows).toEqual([
+      { region: "north", value: 915.5 },
+      { region: "south", value: 250 },
+    ]);
+    expect(answerFromRows({ plan: p, rows })).toMatch(
+      /^north has the higher total amount: 915\.5, against 250 for south/,
+    );
+    const fewer = plan("Were there fewer orders in the east or west region?");
+    expect(answerFromRows({ plan: fewer, rows: run(fewer).rows })).toMatch(/have the same number of orders: 2/);
+    const web = plan("Did web or phone have fewer orders?");
+    expect(answerFromRows({ plan: web, rows: run(web).rows })).toMatch(
+      /^phone has the lower number of orders: 3, against 9 for web/,
+    );
+  });
+
   it("finds which group has the most rows, keeping ties", () => {
     const p = plan("Which region had the most orders placed in Q2 2025 (April to June)?");
     expect(p.kind).toBe("top_group");

@@ -1,5 +1,6 @@
 import { fold } from "../../../text/overlap.js";
 import { queryTerms, terms } from "../../../text/tokenize.js";
+import { findCues, LESS, MORE } from "../question-cues.js";
 import { buildPlan, type Measure } from "./build-sql.js";
 import {
   comparisonConditions,
@@ -11,7 +12,7 @@ import {
 } from "./conditions.js";
 import { CJK_FILLER, FILLER_WORDS, synonymsOf } from "./cues.js";
 import { dateConditions } from "./date-conditions.js";
-import { findDistinct, findGrouping, readIntent } from "./intent.js";
+import { findDistinct, findGrouping, type Grouping, readIntent } from "./intent.js";
 import { findPhrase, Mask } from "./mask.js";
 import { conceptColumn, presenceConditions, unitComparisons } from "./measures.js";
 import { placeAliases } from "./places.js";
@@ -165,7 +166,8 @@ export function mapQuestion(options: PlanSqlOptions): SqlMapping {
     free.find((v) => scan.mask.free(v.from, v.to))?.column ??
     scan.columns.find((c) => c.dateLike);
   const distinct = findDistinct(scan, options.table.primaryKey);
-  const grouping = distinct ? undefined : findGrouping(scan, dateColumn);
+  const compared = distinct ? undefined : comparedValues(scan, conditions);
+  const grouping = distinct ? undefined : (compared?.grouping ?? findGrouping(scan, dateColumn));
   const intent = readIntent(scan);
   const measure = timed
     ? { sql: ident(timed.column.name), label: timed.column.name, column: timed.column.name, date: true }
@@ -208,12 +210,34 @@ export function mapQuestion(options: PlanSqlOptions): SqlMapping {
     grouping,
     measure,
     distinct,
+    ...(compared ? { compare: compared.compare } : {}),
     dialect: options.dialect,
   });
   if (!plan)
     return { reason: `no count, sum, average, extreme or breakdown of the ${options.table.name} table fits it` };
   if (unmapped.length > 0) plan.unmapped = unmapped;
   return { plan };
+}
+
+/**
+ * "Did A or B have more ...", "Waren es bei A oder B weniger ...": a comparative between exactly two values
+ * of one column is answered per value (grouped by that column, filtered to the two), not summed over both.
+ */
+export function comparedValues(
+  scan: Scan,
+  conditions: readonly SqlCondition[],
+): { grouping: Grouping; compare: "max" | "min" } | undefined {
+  const lists = conditions.filter((c) => c.list?.size === 2);
+  const column = lists.length === 1 ? scan.columns.find((c) => c.name === lists[0]?.list?.column) : undefined;
+  if (!column) return undefined;
+  const visible = scan.mask.visible(scan.loose);
+  const more = findCues(visible, MORE).filter((h) => scan.mask.free(h.start, h.end));
+  const less = findCues(visible, LESS).filter((h) => scan.mask.free(h.start, h.end));
+  const first = [...more, ...less].sort((a, b) => a.start - b.start)[0];
+  if (!first) return undefined;
+  scan.mask.take(first.start, first.end);
+  const compare = less.includes(first) ? "min" : "max";
+  return { grouping: { sql: ident(column.name), name: column.name, column, which: true }, compare };
 }
 
 /** The numeric (or date, or duration) column a sum, average, minimum or maximum is about. */

@@ -29,6 +29,8 @@ export interface SqlCondition {
   label: string;
   /** Where the question names it (a share's part is its last-named condition). */
   at?: number;
+  /** For `column IN (...)`: the column and how many values it lists (a comparison groups by it). */
+  list?: { column: string; size: number };
 }
 
 export type SqlPlanKind = "count" | "count_distinct" | "sum" | "avg" | "min" | "max" | "group" | "top_group" | "share";
@@ -48,6 +50,8 @@ export interface SqlPlan {
   conditions: SqlCondition[];
   /** The grouped column (group, top_group), the counted column (count_distinct) or the measured one. */
   column?: string;
+  /** For a group comparing two named values ("did A or B ... more"): which end wins. */
+  compare?: "max" | "min";
   /** For top_group: highest (`desc`) or lowest (`asc`) first. */
   order?: "asc" | "desc";
   /** For sum/avg/min/max: what is measured, in words (`amount`, `days from created_at to resolved_at`). */

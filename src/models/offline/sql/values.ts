@@ -104,7 +104,7 @@ export function valueConditions(scan: Scan, nouns: readonly string[]): SqlCondit
         values.length === 1
           ? `${column.name} ${negated ? "<>" : "="} ${list}`
           : `${column.name} ${negated ? "not in" : "in"} (${list})`;
-      out.push({ sql, label, at });
+      out.push({ sql, label, at, ...(negated ? {} : { list: { column: column.name, size: values.length } }) });
     }
   }
   return out;
