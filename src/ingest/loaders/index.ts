@@ -6,6 +6,7 @@ import { loadJson } from "./json.js";
 import { loadJsonl } from "./jsonl.js";
 import { loadMarkdown } from "./md.js";
 import { loadPdf } from "./pdf.js";
+import { loadPptx } from "./pptx.js";
 import { loadText } from "./txt.js";
 import { loadXlsx } from "./xlsx.js";
 
@@ -41,6 +42,13 @@ export const BUILTIN_LOADERS: readonly LoaderRegistration[] = [
     load: loadXlsx,
     text: false,
   },
+  {
+    name: "pptx",
+    extensions: ["pptx"],
+    mediaTypes: ["application/vnd.openxmlformats-officedocument.presentationml.presentation"],
+    load: loadPptx,
+    text: false,
+  },
   { name: "csv", extensions: ["csv"], mediaTypes: ["text/csv"], load: loadCsv, text: true },
   { name: "json", extensions: ["json"], mediaTypes: ["application/json"], load: loadJson, text: true },
   {
@@ -71,4 +79,4 @@ export function loaderFor(fileName: string): LoaderRegistration | undefined {
 /** Extensions of the built-in loaders. */
 export const SUPPORTED_EXTENSIONS = createLoaderRegistry(BUILTIN_LOADERS).extensions();
 
-export { loadCsv, loadDocx, loadHtml, loadJson, loadJsonl, loadMarkdown, loadPdf, loadText, loadXlsx };
+export { loadCsv, loadDocx, loadHtml, loadJson, loadJsonl, loadMarkdown, loadPdf, loadPptx, loadText, loadXlsx };
