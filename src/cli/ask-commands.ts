@@ -6,6 +6,7 @@ import type { Answer } from "../spec/answer.js";
 import type { Preset } from "../spec/engine.js";
 import type { CheckpointDecision, TraceEvent } from "../spec/trace.js";
 import { createEventFormatter, formatTrace } from "../trace/format.js";
+import { createDraftPreview } from "./draft-preview.js";
 import { EXIT } from "./exit-codes.js";
 import { collectWith, oneOf, unitInterval, wholeNumber } from "./flag-parsers.js";
 import { answerJson, formatAnswer, formatSources } from "./format.js";
@@ -150,10 +151,17 @@ export function askCommand(program: Command, setExit: (code: number) => void): v
     const ferret = await openFerret(flags, "existing");
     try {
       const formatEvent = createEventFormatter();
+      // An LLM's answer is shown as it is written; the checked answer, with its citations, follows.
+      const preview = createDraftPreview(process.stdout);
       const { answer, failures } = await run(ferret, question, askOptions(flags), (event) => {
+        if (event.type === "answer-draft-delta") {
+          if (!flags.json) preview.write(event.text); // --json output keeps its shape
+          return;
+        }
         if (flags.stream && !flags.json) process.stderr.write(`${formatEvent(event)}\n`);
         if (flags.stream && flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
       });
+      preview.end();
       const broken = reportInfrastructure(answer, failures);
       if (broken) setExit(EXIT.infrastructure);
       if (flags.stream && flags.json) return;
@@ -203,10 +211,16 @@ export function chatCommand(program: Command): void {
           say(record ? formatTrace(record) : "(no answer yet in this conversation)");
         } else if (line.startsWith("/")) say(`unknown command ${line.split(/\s/)[0]}; /help lists them`);
         else if (line) {
-          const { answer, failures } = await run(ferret, line, {
-            ...askOptions({ ...flags, yes: true }),
-            sessionId,
-          });
+          const preview = createDraftPreview(process.stdout);
+          const { answer, failures } = await run(
+            ferret,
+            line,
+            { ...askOptions({ ...flags, yes: true }), sessionId },
+            (event) => {
+              if (event.type === "answer-draft-delta") preview.write(event.text);
+            },
+          );
+          preview.end();
           lastRun = answer.runId;
           if (!reportInfrastructure(answer, failures)) say(`${formatAnswer(answer)}\n`);
         }
