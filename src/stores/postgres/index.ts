@@ -89,6 +89,9 @@ export class PostgresStore implements StoreV1 {
   readonly #sqlRole: string | undefined;
   readonly #hnswThreshold: number;
   readonly #indexed = new Set<number>();
+  /** Chunks written through this store, and the count at which writeDocuments next runs ANALYZE. */
+  #written = 0;
+  #analyzeAt = 1000;
   #closed = false;
 
   constructor(
@@ -143,16 +146,34 @@ export class PostgresStore implements StoreV1 {
     return this.#tx("read document hashes", writeScope(tenant), (c) => documents.documentHashes(c, tenant, source));
   }
 
-  writeDocuments(batch: DocumentWrite[]): Promise<void> {
-    if (batch.length === 0) return Promise.resolve();
+  async writeDocuments(batch: DocumentWrite[]): Promise<void> {
+    if (batch.length === 0) return;
     const first = batch[0]?.doc.tenant ?? "";
-    return this.#tx("write documents", writeScope(first), (c) =>
-      documents.writeDocuments(c, batch, {
+    await this.#tx("write documents", writeScope(first), async (c) => {
+      await lockDocuments(c, batch);
+      await documents.writeDocuments(c, batch, {
         vector: this.#vector,
         indexed: this.#indexed,
         setTenant: (tenant) => setScope(c, writeScope(tenant)),
-      }),
-    );
+      });
+    });
+    this.#written += batch.reduce((n, w) => n + w.chunks.length, 0);
+    if (this.#written >= this.#analyzeAt) {
+      while (this.#analyzeAt <= this.#written) this.#analyzeAt *= 2;
+      await this.analyze();
+    }
+  }
+
+  /**
+   * Refreshes the planner's statistics of the document and chunk tables. Without them a table filled since
+   * the last ANALYZE looks empty and the planner picks nested loops over every chunk (seconds per search at a
+   * few thousand chunks); writeDocuments calls it as the store grows (at 1k, 2k, 4k... chunks written).
+   */
+  async analyze(): Promise<void> {
+    await this.#tx("analyze the tables", {}, async (c) => {
+      await c.query("ANALYZE documents");
+      await c.query("ANALYZE chunks");
+    });
   }
 
   removeDocuments(tenant: string, docIds: string[], options: { source: string }): Promise<void> {
@@ -287,6 +308,22 @@ export class PostgresStore implements StoreV1 {
     this.#closed = true;
     await this.#db.close();
   }
+}
+
+/**
+ * Takes a transaction-level advisory lock per document of the batch, in one order (tenant, source, id), so
+ * two processes writing the same source do not interleave on a document: without it both delete its old
+ * chunks before either inserts, and the second insert duplicates or collides with the first's chunks.
+ * Writers of different documents of one source still run in parallel.
+ */
+async function lockDocuments(client: pg.ClientBase, batch: DocumentWrite[]): Promise<void> {
+  const keys = batch.map(({ doc }) => JSON.stringify([doc.tenant, doc.source, doc.id]));
+  await client.query(
+    // Locked in the order of the lock keys themselves, so two batches never wait on each other in a cycle.
+    `SELECT pg_advisory_xact_lock(hashtext('ferret.document'), h)
+     FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest($1::text[]) AS t (k) ORDER BY h) AS locks`,
+    [keys],
+  );
 }
 
 /**

@@ -30,10 +30,19 @@ const CHUNK_WEIGHTS = "'{0.5, 0.1, 0.75, 1.0}'";
 /** Document index: opening, headings and title in the ratio 1 : 1.5 : 3. */
 const DOC_WEIGHTS = "'{0.333, 0.1, 0.5, 1.0}'";
 
+/** BM25 candidates the index hands over per hit wanted, before the filters (tenant, ACL, sources) apply. */
+const BM25_OVERFETCH = 10;
+const BM25_MIN_CANDIDATES = 100;
+
 /**
- * Keyword ranking over the chunks the principal may read: BM25 through pg_textsearch when `bm25` (its score
- * negated), else cover density (ts_rank_cd). Matching is the tsvector's either way (GIN index, stemmed, any
- * term), so both rank the same candidates; `raw` > 0, higher is better.
+ * Keyword ranking over the chunks the principal may read: BM25 through pg_textsearch when `bm25`, else cover
+ * density (ts_rank_cd). Matching is the tsvector's either way (stemmed, any term); `raw` > 0, higher is better.
+ *
+ * With BM25 the index does the top-k: `ORDER BY bm25 <@> query LIMIT n` is an index scan that scores only
+ * what it returns. The filters (and the row-level-security policies) run on those n candidates, so a filter
+ * that removes many of them can leave fewer than k; then the query runs again ranking every match, which is
+ * exact but slower. Without pg_textsearch every match is ranked (the GIN index finds them where row-level
+ * security lets the planner use it).
  */
 export async function keywordSearch(
   client: pg.ClientBase,
@@ -43,10 +52,67 @@ export async function keywordSearch(
   const text = tsqueryText(query.terms);
   const k = Math.floor(query.k);
   if (text === undefined || k <= 0) return [];
+  if (options.bm25) {
+    const candidates = Math.max(BM25_MIN_CANDIDATES, k * BM25_OVERFETCH);
+    const top = await bm25Search(client, query, text, k, candidates);
+    if (top.rows.length >= k || top.candidates < candidates) return top.rows;
+  }
+  return rankAll(client, query, text, k, options.bm25);
+}
+
+/** The index's top `candidates` by BM25, then the filters; also how many candidates the index returned. */
+async function bm25Search(
+  client: pg.ClientBase,
+  query: KeywordQuery,
+  text: string,
+  k: number,
+  candidates: number,
+): Promise<{ rows: ScoredChunk[]; candidates: number }> {
+  const p = new Params();
+  const q = `to_tsquery('${TS_CONFIG}', ${p.add(text)})`;
+  const bm25q = `to_bm25query(${p.add(query.terms.map(foldText).join(" "))}, '${BM25_INDEX}')`;
+  const limit = p.add(candidates);
+  const filter = chunkFilter(p, query);
+  const rows = (
+    await client.query<ScoredRow & { raw: number; candidates: number }>(
+      `WITH q AS (SELECT ${q} AS q),
+       top AS MATERIALIZED (SELECT c.rowid, c.bm25 <@> ${bm25q} AS score FROM chunks AS c
+         ORDER BY c.bm25 <@> ${bm25q} LIMIT ${limit}),
+       n AS (SELECT count(*)::int AS candidates FROM top)
+       SELECT ${SCORED_COLUMNS}, -top.score AS raw, n.candidates
+       FROM q, n, top JOIN chunks AS c ON c.rowid = top.rowid ${JOIN_DOCUMENT}
+       WHERE c.tsv @@ q.q AND ${filter}
+       ORDER BY raw DESC, c.rowid
+       LIMIT ${p.add(k)}`,
+      p.values,
+    )
+  ).rows;
+  // No row passed the filters: count the candidates on their own to tell "few matches" from "all filtered".
+  const found =
+    rows[0]?.candidates ??
+    Number(
+      (
+        await client.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM (SELECT 1 FROM chunks AS c ORDER BY c.bm25 <@> to_bm25query($1, '${BM25_INDEX}') LIMIT $2) AS t`,
+          [query.terms.map(foldText).join(" "), candidates],
+        )
+      ).rows[0]?.n ?? 0,
+    );
+  return { rows: rows.map((row) => toScoredChunk(row, row.raw)), candidates: found };
+}
+
+/** Ranks every match that passes the filters (exact; the fallback when the BM25 candidates run short). */
+async function rankAll(
+  client: pg.ClientBase,
+  query: KeywordQuery,
+  text: string,
+  k: number,
+  bm25: boolean,
+): Promise<ScoredChunk[]> {
   const p = new Params();
   const q = `to_tsquery('${TS_CONFIG}', ${p.add(text)})`;
   // The sign keeps the planner off the index's own ordering, which would drop rows the filter removes.
-  const rank = options.bm25
+  const rank = bm25
     ? `-(c.bm25 <@> to_bm25query(${p.add(query.terms.map(foldText).join(" "))}, '${BM25_INDEX}'))`
     : `ts_rank_cd(${CHUNK_WEIGHTS}, c.tsv, q.q)`;
   const filter = chunkFilter(p, query);
@@ -144,15 +210,20 @@ export async function vectorSearch(
   } else {
     distance = `(c.embedding::vector <=> ${vector}::vector)`;
   }
-  const rows = (
-    await client.query<ScoredRow & { distance: number }>(
-      `SELECT ${SCORED_COLUMNS}, ${distance} AS distance
+  // Approximate: the inner query orders by the index expression alone, so the HNSW index scan yields the
+  // top k (a tie-break column would make the planner sort every row); ties are broken on the k it returns.
+  const sql = approximate
+    ? `SELECT ${SCORED_COLUMNS}, top.distance
+       FROM (SELECT c.rowid, ${distance} AS distance FROM chunks AS c
+             WHERE c.dims = ${p.add(dims)} AND ${filter}
+             ORDER BY ${distance} LIMIT ${p.add(k)}) AS top
+       JOIN chunks AS c ON c.rowid = top.rowid ${JOIN_DOCUMENT}
+       ORDER BY top.distance, c.rowid`
+    : `SELECT ${SCORED_COLUMNS}, ${distance} AS distance
        FROM chunks AS c ${JOIN_DOCUMENT}
        WHERE c.dims = ${p.add(dims)} AND ${filter}
        ORDER BY ${distance}, c.rowid
-       LIMIT ${p.add(k)}`,
-      p.values,
-    )
-  ).rows;
+       LIMIT ${p.add(k)}`;
+  const rows = (await client.query<ScoredRow & { distance: number }>(sql, p.values)).rows;
   return rows.map((row) => toScoredChunk(row, 1 - row.distance));
 }

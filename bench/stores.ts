@@ -1,0 +1,324 @@
+/**
+ * stores: the SQLite store vs the PostgreSQL store on the same synthetic corpus (bench/corpus.ts), through the
+ * store interface. PostgreSQL runs twice: PGlite over its socket server (pgvector and pg_textsearch: keyword,
+ * vector and hybrid), and, where initdb and pg_ctl are on PATH, a throw-away PostgreSQL cluster (no pgvector
+ * there: keyword only, tsvector with ts_rank_cd). Each store measures: ingest chunks/s with 1 writer (first
+ * half of the corpus) and 4 concurrent writers (second half); BM25 p50/p95 of store.keywordSearch; kNN p50/p95
+ * (HNSW, `approximate`) and its recall@10 against an exact scan in JS; hybrid p50 through the retriever; each
+ * search with 1 client and with 4 concurrent clients. The baseline of every PostgreSQL row is the SQLite
+ * store's figure from the same run (ratio PostgreSQL/SQLite), so no figure is compared with a fixed time.
+ *
+ * Scale: FERRET_BENCH_STORES_CHUNKS (default 100,000; 10,000 with --quick). Vectors come from the hashing
+ * embedder (FERRET_BENCH_STORES_DIMS, default 128) so the kNN queries are the keyword queries' embeddings.
+ */
+import { join } from "node:path";
+import { createHashingEmbedder } from "../src/embedders/hashing.js";
+import { createRetriever } from "../src/retrieval/search.js";
+import type { DocumentWrite } from "../src/spec/document.js";
+import { LOCAL_OWNER } from "../src/spec/principal.js";
+import type { StoreV1 } from "../src/spec/store.js";
+import { createPostgresStore } from "../src/stores/postgres/index.js";
+import { clusterAvailable, startCluster, startPglite, type TestServer } from "../src/stores/postgres/test-servers.js";
+import { createSqliteStore } from "../src/stores/sqlite/index.js";
+import { queryTerms } from "../src/text/tokenize.js";
+import { type Corpus, createCorpus } from "./corpus.js";
+import { BATCH_DOCUMENTS, scaleLabel } from "./fixtures.js";
+import { latency, now } from "./measure.js";
+import type { BenchContext, Benchmark, BenchResult, ResultRow } from "./report.js";
+import { bruteForceTopK } from "./vectors.js";
+
+const K = 10;
+const QUERIES = 100;
+const WARMUP = 10;
+/** Per store and measure: a pathological slowdown stops sampling here rather than stalling the run. */
+const BUDGET_MS = 60_000;
+const BATCH = BATCH_DOCUMENTS / 4;
+
+interface StoreFigures {
+  name: string;
+  ingest1: number;
+  ingest4: number;
+  keyword: { c1: Lat; c4: Lat };
+  knn?: { c1: Lat; c4: Lat; recall: number };
+  hybrid?: { c1: Lat; c4: Lat };
+  notes: string[];
+}
+type Lat = ReturnType<typeof latency>;
+
+function scale(ctx: BenchContext): number {
+  const env = process.env.FERRET_BENCH_STORES_CHUNKS;
+  if (env !== undefined && env !== "") {
+    const n = Number(env);
+    if (!Number.isInteger(n) || n < 100 || n > 10_000_000)
+      throw new RangeError(`FERRET_BENCH_STORES_CHUNKS must be an integer from 100 to 10000000, got ${env}`);
+    return n;
+  }
+  return ctx.quick ? 10_000 : 100_000;
+}
+
+function dimensions(): number {
+  const n = Number(process.env.FERRET_BENCH_STORES_DIMS ?? 128);
+  if (!Number.isInteger(n) || n < 8 || n > 2000)
+    throw new RangeError("FERRET_BENCH_STORES_DIMS must be an integer from 8 to 2000");
+  return n;
+}
+
+/**
+ * Runs `fn` over the inputs with `clients` concurrent loops, each taking the next input; returns each call's
+ * milliseconds. Stops taking new inputs once the budget is spent.
+ */
+async function timeConcurrent<T>(inputs: readonly T[], clients: number, fn: (input: T) => Promise<unknown>) {
+  const samples: number[] = [];
+  let next = 0;
+  const started = now();
+  const loop = async () => {
+    while (next < inputs.length && now() - started < BUDGET_MS) {
+      const input = inputs[next++] as T;
+      const t0 = now();
+      await fn(input);
+      samples.push(now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, loop));
+  return latency(samples);
+}
+
+/** Writes batches with `workers` concurrent writers; returns chunks per second. */
+async function ingest(store: StoreV1, batches: DocumentWrite[][], workers: number): Promise<number> {
+  let next = 0;
+  let chunks = 0;
+  const t0 = now();
+  const loop = async () => {
+    while (next < batches.length) {
+      const batch = batches[next++] as DocumentWrite[];
+      await store.writeDocuments(batch);
+      chunks += batch.reduce((n, w) => n + w.chunks.length, 0);
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, loop));
+  return chunks / ((now() - t0) / 1000);
+}
+
+interface Workload {
+  corpus: Corpus;
+  batches: DocumentWrite[][];
+  dims: number;
+  /** Every chunk's vector in corpus order, and its id. */
+  matrix: Float32Array;
+  ids: string[];
+  queries: string[];
+  queryVectors: Float32Array[];
+  /** Exact top-10 chunk ids per query vector. */
+  truth: string[][];
+}
+
+async function workload(ctx: BenchContext, chunks: number): Promise<Workload> {
+  const dims = dimensions();
+  const corpus = createCorpus({ chunks });
+  const embedder = createHashingEmbedder({ dimensions: dims });
+  ctx.progress(`stores: generating ${chunks.toLocaleString("en-US")} chunks with ${dims}-d hashing vectors`);
+  const batches: DocumentWrite[][] = [];
+  const matrix = new Float32Array(corpus.chunkCount * dims);
+  const ids: string[] = [];
+  for (const batch of corpus.batches(BATCH)) {
+    for (const write of batch) {
+      const vectors = await embedder.embed(write.chunks.map((c) => c.text));
+      write.chunks.forEach((chunk, i) => {
+        const v = vectors[i] as Float32Array;
+        chunk.embedding = v;
+        matrix.set(v, ids.length * dims);
+        ids.push(chunk.id);
+      });
+    }
+    batches.push(batch);
+  }
+  const queries = corpus.keywordQueries(QUERIES + WARMUP);
+  const queryVectors = await embedder.embed(queries);
+  const truth = queryVectors.map((q) => bruteForceTopK(matrix, dims, q, K).map((i) => ids[i] as string));
+  return { corpus, batches, dims, matrix, ids, queries, queryVectors, truth };
+}
+
+async function measureStore(
+  ctx: BenchContext,
+  name: string,
+  store: StoreV1,
+  w: Workload,
+  options: { vectors: boolean },
+): Promise<StoreFigures> {
+  const notes: string[] = [];
+  await store.putSource({
+    name: w.corpus.source,
+    tenant: w.corpus.tenant,
+    kind: "documents",
+    description: "Synthetic engineering reports.",
+    acl: [],
+  });
+  const embedder = createHashingEmbedder({ dimensions: w.dims });
+  const batches = options.vectors
+    ? w.batches
+    : w.batches.map((b) => b.map((write) => ({ ...write, chunks: write.chunks.map(({ embedding: _, ...c }) => c) })));
+  const half = Math.floor(batches.length / 2);
+  ctx.progress(`stores/${name}: ingest, 1 writer (${half} batches)`);
+  const ingest1 = await ingest(store, batches.slice(0, half), 1);
+  ctx.progress(`stores/${name}: ingest, 4 writers (${batches.length - half} batches)`);
+  const ingest4 = await ingest(store, batches.slice(half), 4);
+  if (options.vectors) await store.setEmbedderInfo(w.corpus.tenant, { id: embedder.id, dimensions: w.dims });
+
+  const warm = w.queries.slice(0, WARMUP);
+  const qs = w.queries.slice(WARMUP);
+  const keyword = (q: string) => store.keywordSearch({ principal: LOCAL_OWNER, k: K, terms: queryTerms(q) });
+  ctx.progress(`stores/${name}: keyword search`);
+  for (const q of warm) await keyword(q);
+  const kw = { c1: await timeConcurrent(qs, 1, keyword), c4: await timeConcurrent(qs, 4, keyword) };
+  const figures: StoreFigures = { name, ingest1, ingest4, keyword: kw, notes };
+  if (!options.vectors) return figures;
+
+  ctx.progress(`stores/${name}: kNN and recall@${K}`);
+  const vecs = w.queryVectors.slice(WARMUP).map((v, i) => ({ v, truth: w.truth[i + WARMUP] as string[] }));
+  const knn = (q: { v: Float32Array }) =>
+    store.vectorSearch({ principal: LOCAL_OWNER, k: K, vector: q.v, strategy: "approximate" });
+  for (const v of w.queryVectors.slice(0, WARMUP)) await knn({ v });
+  let found = 0;
+  let wanted = 0;
+  for (const q of vecs) {
+    const got = new Set((await knn(q)).map((h) => h.id));
+    found += q.truth.filter((id) => got.has(id)).length;
+    wanted += q.truth.length;
+  }
+  figures.knn = {
+    c1: await timeConcurrent(vecs, 1, knn),
+    c4: await timeConcurrent(vecs, 4, knn),
+    recall: wanted > 0 ? found / wanted : Number.NaN,
+  };
+  ctx.progress(`stores/${name}: hybrid retrieval`);
+  const retriever = createRetriever({ store, embedder });
+  const hybrid = (q: string) => retriever.search(q, { principal: LOCAL_OWNER, k: K, mode: "hybrid" });
+  for (const q of warm) await hybrid(q);
+  figures.hybrid = { c1: await timeConcurrent(qs, 1, hybrid), c4: await timeConcurrent(qs, 4, hybrid) };
+  return figures;
+}
+
+function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boolean): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const cmp = (metric: string, unit: string, a: number, b: number, better: "lower" | "higher", target?: number) =>
+    rows.push({
+      metric: `${pg.name} ${metric} @${label}`,
+      unit,
+      ferret: a,
+      baseline: b,
+      baselineName: base.name,
+      better,
+      ...(target !== undefined ? { target: { op: better === "lower" ? "<=" : ">=", value: target } as const } : {}),
+    });
+  cmp("ingest 1 writer", "chunks/s", pg.ingest1, base.ingest1, "higher");
+  cmp("ingest 4 writers", "chunks/s", pg.ingest4, base.ingest4, "higher");
+  rows.push({
+    metric: `${pg.name} ingest 4w/1w @${label}`,
+    unit: "x",
+    ferret: pg.ingest4 / pg.ingest1,
+    baseline: base.ingest4 / base.ingest1,
+    baselineName: base.name,
+    better: "higher",
+    target: { op: ">=", value: 2 },
+  });
+  for (const [clients, key] of [
+    [1, "c1"],
+    [4, "c4"],
+  ] as const) {
+    const t = big && clients === 1 ? 10 : undefined;
+    cmp(`BM25 p50 ${clients}c`, "ms", pg.keyword[key].p50, base.keyword[key].p50, "lower", t);
+    cmp(`BM25 p95 ${clients}c`, "ms", pg.keyword[key].p95, base.keyword[key].p95, "lower");
+    if (pg.knn && base.knn) {
+      cmp(`kNN p50 ${clients}c`, "ms", pg.knn[key].p50, base.knn[key].p50, "lower", t);
+      cmp(`kNN p95 ${clients}c`, "ms", pg.knn[key].p95, base.knn[key].p95, "lower");
+    }
+    if (pg.hybrid && base.hybrid)
+      cmp(`hybrid p50 ${clients}c`, "ms", pg.hybrid[key].p50, base.hybrid[key].p50, "lower");
+  }
+  if (pg.knn && base.knn) cmp("kNN recall@10", "recall", pg.knn.recall, base.knn.recall, "higher");
+  return rows;
+}
+
+/** Where each store wins: for every figure the two share, the better one by more than 10%. */
+function wins(pg: StoreFigures, base: StoreFigures): string {
+  const pairs: [string, number, number, "lower" | "higher"][] = [
+    ["ingest 1w", pg.ingest1, base.ingest1, "higher"],
+    ["ingest 4w", pg.ingest4, base.ingest4, "higher"],
+    ["BM25 1c", pg.keyword.c1.p50, base.keyword.c1.p50, "lower"],
+    ["BM25 4c", pg.keyword.c4.p50, base.keyword.c4.p50, "lower"],
+  ];
+  if (pg.knn && base.knn) {
+    pairs.push(
+      ["kNN 1c", pg.knn.c1.p50, base.knn.c1.p50, "lower"],
+      ["kNN 4c", pg.knn.c4.p50, base.knn.c4.p50, "lower"],
+    );
+    pairs.push(["recall", pg.knn.recall, base.knn.recall, "higher"]);
+  }
+  if (pg.hybrid && base.hybrid) pairs.push(["hybrid 1c", pg.hybrid.c1.p50, base.hybrid.c1.p50, "lower"]);
+  const pgWins: string[] = [];
+  const baseWins: string[] = [];
+  for (const [what, a, b, better] of pairs) {
+    const r = a / b;
+    if (better === "lower" ? r < 0.9 : r > 1.1) pgWins.push(what);
+    else if (better === "lower" ? r > 1.1 : r < 0.9) baseWins.push(what);
+  }
+  return `${pg.name} wins: ${pgWins.join(", ") || "nothing"}; ${base.name} wins: ${baseWins.join(", ") || "nothing"}`;
+}
+
+async function withServer<T>(start: () => Promise<TestServer>, fn: (url: string) => Promise<T>): Promise<T> {
+  const server = await start();
+  try {
+    return await fn(await server.database());
+  } finally {
+    await server.stop();
+  }
+}
+
+async function run(ctx: BenchContext): Promise<BenchResult> {
+  const chunks = scale(ctx);
+  const label = scaleLabel(chunks);
+  const w = await workload(ctx, chunks);
+  const sqlite = await createSqliteStore({ path: join(ctx.scratch, "stores.db") });
+  const base = await measureStore(ctx, "sqlite", sqlite, w, { vectors: true }).finally(() => sqlite.close());
+  const measured: StoreFigures[] = [];
+  const warnings: string[] = [];
+  const postgres = async (name: string, url: string, vectors: boolean) => {
+    const store = await createPostgresStore({ url, poolSize: 8, onWarning: (m) => warnings.push(`${name}: ${m}`) });
+    try {
+      const figures = await measureStore(ctx, name, store, w, { vectors });
+      figures.notes.push(`${name} keyword ranking: ${store.keywordRanking}`);
+      return figures;
+    } finally {
+      await store.close();
+    }
+  };
+  ctx.progress("stores: starting PGlite (socket server)");
+  measured.push(await withServer(startPglite, (url) => postgres("pglite", url, true)));
+  if (clusterAvailable()) {
+    ctx.progress("stores: starting a PostgreSQL cluster (initdb)");
+    measured.push(await withServer(startCluster, (url) => postgres("pg-cluster", url, false)));
+  }
+  const rows = measured.flatMap((m) => rowsFor(m, base, label, chunks >= 100_000));
+  const notes = [
+    `${w.corpus.chunkCount.toLocaleString("en-US")} chunks (${w.corpus.documentCount.toLocaleString("en-US")} documents) from bench/corpus.ts, ${w.dims}-d hashing-embedder vectors; ${QUERIES} queries after ${WARMUP} warm-up, k=${K}`,
+    "baseline: the SQLite store in the same run; ratio = PostgreSQL / SQLite (latency: lower is better; chunks/s and recall: higher)",
+    "ingest: first half of the batches with 1 writer, second half with 4 concurrent writers (the index is larger then)",
+    "BM25: store.keywordSearch; kNN: store.vectorSearch strategy 'approximate' (HNSW), recall@10 against an exact JS scan; hybrid: retriever mode 'hybrid'",
+    "4c: four concurrent clients, each latency sample is one call; pg-cluster is PostgreSQL 15 without pgvector (keyword only)",
+    ...measured.map((m) => wins(m, base)),
+    ...measured.flatMap((m) => m.notes),
+    ...warnings,
+  ];
+  return {
+    name: "stores",
+    rows,
+    notes,
+    extra: { sqlite: base, ...Object.fromEntries(measured.map((m) => [m.name, m])) },
+  };
+}
+
+export const storesBenchmark: Benchmark = {
+  name: "stores",
+  description: "SQLite vs PostgreSQL (PGlite, PostgreSQL cluster): ingest, BM25, kNN, hybrid, 1 and 4 clients",
+  run,
+};
