@@ -9,6 +9,7 @@ import { resolveEmbedder } from "./embedders/resolve.js";
 import { type ModelChoice, resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
 import type { IngestLimits } from "./ingest/limits.js";
+import { ingestWeb, type WebIngestOptions } from "./ingest/web/ingest-web.js";
 import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
 import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
 import { type AddDocument, type AddOptions, addDocuments } from "./library/add-documents.js";
@@ -62,6 +63,7 @@ import type { ToolResult } from "./spec/tool-result.js";
 import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
 import { createPostgresStore, isPostgresUrl } from "./stores/postgres/index.js";
 import { createSqliteStore } from "./stores/sqlite/index.js";
+import { isWebUrl } from "./text/text-fragment.js";
 import { createCachedExecutor } from "./tools/cached-executor.js";
 import { type AnyTool, DEFAULT_LOW_CONFIDENCE } from "./tools/define-tool.js";
 import { executeToolCall } from "./tools/execute-tool-call.js";
@@ -134,6 +136,11 @@ export interface FerretIngestOptions {
   onProgress?: (e: { phase: string; done: number; total: number; file?: string }) => void;
   /** Parse worker threads; default one per core (at most 4), 0 parses in process. */
   workers?: number;
+  /** For an http(s) URL: sitemap, crawl depth, page limit, per-host pacing, caps, private addresses (see `ingestWeb`). */
+  web?: Pick<
+    WebIngestOptions,
+    "sitemap" | "depth" | "maxPages" | "perHostIntervalMs" | "maxPageBytes" | "timeoutMs" | "allowPrivate" | "robots"
+  >;
 }
 
 export interface FerretSearchOptions {
@@ -414,25 +421,42 @@ export function assembleFerret(parts: FerretParts, policy: Pick<FerretOptions, "
     async ingest(path, opts = {}) {
       const tenant = opts.tenant ?? ingestTenant;
       if (embedder) await checkEmbedderCompatible(s, tenant, embedder);
-      const summary = await ingestPath({
-        store: s,
-        path,
-        tenant,
-        source: opts.source,
-        description: opts.description,
-        acl: opts.acl,
-        prune: opts.prune,
-        maxFileBytes: opts.maxFileBytes,
-        limits: opts.limits,
-        onProgress: opts.onProgress,
-        workers: opts.workers,
-        embed: embedder
-          ? async (chunks) => {
-              await embedChunks({ embedder, store: s, chunks });
-              await checkEmbedderCompatible(s, tenant, embedder);
-            }
-          : undefined,
-      });
+      const embed = embedder
+        ? async (chunks: Parameters<typeof embedChunks>[0]["chunks"]) => {
+            await embedChunks({ embedder, store: s, chunks });
+            await checkEmbedderCompatible(s, tenant, embedder);
+          }
+        : undefined;
+      let summary: IngestSummary;
+      if (isWebUrl(path))
+        summary = await ingestWeb({
+          ...opts.web,
+          store: s,
+          urls: [path],
+          tenant,
+          source: opts.source,
+          description: opts.description,
+          acl: opts.acl,
+          prune: opts.prune,
+          limits: opts.limits,
+          onProgress: opts.onProgress,
+          embed,
+        });
+      else
+        summary = await ingestPath({
+          store: s,
+          path,
+          tenant,
+          source: opts.source,
+          description: opts.description,
+          acl: opts.acl,
+          prune: opts.prune,
+          maxFileBytes: opts.maxFileBytes,
+          limits: opts.limits,
+          onProgress: opts.onProgress,
+          workers: opts.workers,
+          embed,
+        });
       // What was cached for these sources may be stale now.
       for (const source of summary.sources) cache?.invalidateSource(tenant, source);
       return summary;
