@@ -9,6 +9,7 @@ import { resolveEmbedder } from "./embedders/resolve.js";
 import { type ModelChoice, resolveEngine } from "./engine.js";
 import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
 import type { IngestLimits } from "./ingest/limits.js";
+import { type PathWatcher, type WatchPathOptions, watchPath } from "./ingest/watch/watch-path.js";
 import { ingestWeb, type WebIngestOptions } from "./ingest/web/ingest-web.js";
 import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
 import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
@@ -42,7 +43,7 @@ import type { Answer } from "./spec/answer.js";
 import type { DocumentRecord } from "./spec/document.js";
 import type { EmbedderV1 } from "./spec/embedder.js";
 import type { AgentEngineV1, Preset } from "./spec/engine.js";
-import { StoreError } from "./spec/errors.js";
+import { InvalidInputError, StoreError } from "./spec/errors.js";
 import { graphOf } from "./spec/graph.js";
 import { keyStoreOf, spendStoreOf } from "./spec/keys.js";
 import type { Passage } from "./spec/passage.js";
@@ -203,6 +204,14 @@ export interface Ferret {
   readonly embedder: EmbedderV1 | undefined;
   readonly engine: AgentEngineV1;
   ingest(path: string, options?: FerretIngestOptions): Promise<IngestSummary>;
+  /**
+   * Ingests a folder or file (pruning what is gone), then keeps it ingested: changes are gathered for
+   * `debounceMs` and re-ingested incrementally. Resolves once watching; close the watcher before the ferret.
+   */
+  watch(
+    path: string,
+    options?: FerretIngestOptions & Pick<WatchPathOptions, "debounceMs" | "onIngest" | "onError" | "usePolling">,
+  ): Promise<PathWatcher>;
   search(query: string, options?: FerretSearchOptions): Promise<Passage[]>;
   sources(options?: { principal?: Principal }): Promise<SourceInfo[]>;
   ask(question: string, options?: AskOptions): Promise<Answer>;
@@ -460,6 +469,16 @@ export function assembleFerret(parts: FerretParts, policy: Pick<FerretOptions, "
       // What was cached for these sources may be stale now.
       for (const source of summary.sources) cache?.invalidateSource(tenant, source);
       return summary;
+    },
+    async watch(path, opts = {}) {
+      if (isWebUrl(path))
+        throw new InvalidInputError(`${path}: only folders and files can be watched`, { field: "path" });
+      const { debounceMs, onIngest, onError, usePolling, ...ingestOptions } = opts;
+      const ingestAll = () => api.ingest(path, { ...ingestOptions, prune: true });
+      onIngest?.(await ingestAll(), []);
+      const watcher = watchPath({ path, ingest: ingestAll, debounceMs, onIngest, onError, usePolling });
+      await watcher.ready;
+      return watcher;
     },
     async search(query, opts = {}) {
       checkQuery(query, inputLimits);
