@@ -11,6 +11,8 @@ import { type IngestSummary, ingestPath } from "./ingest/ingest.js";
 import type { IngestLimits } from "./ingest/limits.js";
 import type { LoaderRegistration, LoaderRegistry } from "./ingest/loader-registry.js";
 import { defaultLoaders } from "./ingest/loaders/index.js";
+import { type PathWatcher, type WatchPathOptions, watchPath } from "./ingest/watch/watch-path.js";
+import { ingestWeb, type WebIngestOptions } from "./ingest/web/ingest-web.js";
 import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
 import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
 import { type AddDocument, type AddOptions, addDocuments } from "./library/add-documents.js";
@@ -43,7 +45,7 @@ import type { Answer } from "./spec/answer.js";
 import type { DocumentRecord } from "./spec/document.js";
 import type { EmbedderV1 } from "./spec/embedder.js";
 import type { AgentEngineV1, Preset } from "./spec/engine.js";
-import { StoreError } from "./spec/errors.js";
+import { InvalidInputError, StoreError } from "./spec/errors.js";
 import { graphOf } from "./spec/graph.js";
 import { keyStoreOf, spendStoreOf } from "./spec/keys.js";
 import type { Passage } from "./spec/passage.js";
@@ -64,6 +66,7 @@ import type { ToolResult } from "./spec/tool-result.js";
 import type { CheckpointDecision, TraceEvent } from "./spec/trace.js";
 import { createPostgresStore, isPostgresUrl } from "./stores/postgres/index.js";
 import { createSqliteStore } from "./stores/sqlite/index.js";
+import { isWebUrl } from "./text/text-fragment.js";
 import { createCachedExecutor } from "./tools/cached-executor.js";
 import { type AnyTool, DEFAULT_LOW_CONFIDENCE } from "./tools/define-tool.js";
 import { executeToolCall } from "./tools/execute-tool-call.js";
@@ -142,6 +145,11 @@ export interface FerretIngestOptions {
   onProgress?: (e: { phase: string; done: number; total: number; file?: string }) => void;
   /** Parse worker threads; default one per core (at most 4), 0 parses in process. */
   workers?: number;
+  /** For an http(s) URL: sitemap, crawl depth, page limit, per-host pacing, caps, private addresses (see `ingestWeb`). */
+  web?: Pick<
+    WebIngestOptions,
+    "sitemap" | "depth" | "maxPages" | "perHostIntervalMs" | "maxPageBytes" | "timeoutMs" | "allowPrivate" | "robots"
+  >;
 }
 
 export interface FerretSearchOptions {
@@ -204,6 +212,14 @@ export interface Ferret {
   readonly embedder: EmbedderV1 | undefined;
   readonly engine: AgentEngineV1;
   ingest(path: string, options?: FerretIngestOptions): Promise<IngestSummary>;
+  /**
+   * Ingests a folder or file (pruning what is gone), then keeps it ingested: changes are gathered for
+   * `debounceMs` and re-ingested incrementally. Resolves once watching; close the watcher before the ferret.
+   */
+  watch(
+    path: string,
+    options?: FerretIngestOptions & Pick<WatchPathOptions, "debounceMs" | "onIngest" | "onError" | "usePolling">,
+  ): Promise<PathWatcher>;
   search(query: string, options?: FerretSearchOptions): Promise<Passage[]>;
   sources(options?: { principal?: Principal }): Promise<SourceInfo[]>;
   ask(question: string, options?: AskOptions): Promise<Answer>;
@@ -427,29 +443,56 @@ export function assembleFerret(parts: FerretParts, policy: Pick<FerretOptions, "
     async ingest(path, opts = {}) {
       const tenant = opts.tenant ?? ingestTenant;
       if (embedder) await checkEmbedderCompatible(s, tenant, embedder);
-      const summary = await ingestPath({
-        store: s,
-        path,
-        tenant,
-        source: opts.source,
-        description: opts.description,
-        acl: opts.acl,
-        prune: opts.prune,
-        maxFileBytes: opts.maxFileBytes,
-        limits: opts.limits,
-        loaders,
-        onProgress: opts.onProgress,
-        workers: opts.workers,
-        embed: embedder
-          ? async (chunks) => {
-              await embedChunks({ embedder, store: s, chunks });
-              await checkEmbedderCompatible(s, tenant, embedder);
-            }
-          : undefined,
-      });
+      const embed = embedder
+        ? async (chunks: Parameters<typeof embedChunks>[0]["chunks"]) => {
+            await embedChunks({ embedder, store: s, chunks });
+            await checkEmbedderCompatible(s, tenant, embedder);
+          }
+        : undefined;
+      let summary: IngestSummary;
+      if (isWebUrl(path))
+        summary = await ingestWeb({
+          ...opts.web,
+          store: s,
+          urls: [path],
+          tenant,
+          source: opts.source,
+          description: opts.description,
+          acl: opts.acl,
+          prune: opts.prune,
+          limits: opts.limits,
+          onProgress: opts.onProgress,
+          embed,
+        });
+      else
+        summary = await ingestPath({
+          store: s,
+          path,
+          tenant,
+          source: opts.source,
+          description: opts.description,
+          acl: opts.acl,
+          prune: opts.prune,
+          maxFileBytes: opts.maxFileBytes,
+          limits: opts.limits,
+          onProgress: opts.onProgress,
+          loaders,
+          workers: opts.workers,
+          embed,
+        });
       // What was cached for these sources may be stale now.
       for (const source of summary.sources) cache?.invalidateSource(tenant, source);
       return summary;
+    },
+    async watch(path, opts = {}) {
+      if (isWebUrl(path))
+        throw new InvalidInputError(`${path}: only folders and files can be watched`, { field: "path" });
+      const { debounceMs, onIngest, onError, usePolling, ...ingestOptions } = opts;
+      const ingestAll = () => api.ingest(path, { ...ingestOptions, prune: true });
+      onIngest?.(await ingestAll(), []);
+      const watcher = watchPath({ path, ingest: ingestAll, debounceMs, onIngest, onError, usePolling });
+      await watcher.ready;
+      return watcher;
     },
     async search(query, opts = {}) {
       checkQuery(query, inputLimits);

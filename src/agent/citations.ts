@@ -3,6 +3,7 @@ import { stripNeutralisation } from "../safety/fence.js";
 import { stripInvisible } from "../safety/visible-text.js";
 import type { Citation, EvidenceItem } from "../spec/answer.js";
 import type { DraftClaim } from "../spec/engine.js";
+import { isWebUrl, textFragmentUrl } from "../text/text-fragment.js";
 
 export interface CheckedClaim {
   text: string;
@@ -62,6 +63,7 @@ export function checkCitations(options: {
           docId: item.docId,
           source: item.source,
           quote: cited.quote.trim(),
+          ...(isWebUrl(item.docId) ? { url: textFragmentUrl(item.docId, cited.quote) } : {}),
         });
       }
     }

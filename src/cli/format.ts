@@ -67,7 +67,11 @@ export function formatAnswer(answer: Answer): string {
   const lines = [concise ? refusalText(answer) : answer.text];
   if (answer.citations.length > 0) {
     lines.push("", "Sources:");
-    for (const c of answer.citations) lines.push(`  [${c.n}] ${c.docId}: “${oneLine(c.quote, 120)}”`);
+    for (const c of answer.citations) {
+      // A web page's citation is a link that opens the page at the quoted sentence.
+      const where = c.url ?? c.docId;
+      lines.push(`  [${c.n}] ${where}: “${oneLine(c.quote, 120)}”`);
+    }
   }
   if (answer.unsupported?.length)
     lines.push("", `Unsupported (citation failed the check): ${answer.unsupported.join(" | ")}`);

@@ -5,6 +5,7 @@ import { resolveConfig } from "../config/resolve-config.js";
 import type { IngestSummary } from "../ingest/ingest.js";
 import { evalSetTenant } from "../ingest/set-tenant.js";
 import { InvalidInputError } from "../spec/errors.js";
+import { isWebUrl } from "../text/text-fragment.js";
 import { positiveNumber, wholeNumber } from "./flag-parsers.js";
 import { type GlobalOptions, openFerret, print, usesGlobalOptions } from "./options.js";
 
@@ -17,6 +18,11 @@ interface IngestFlags extends GlobalOptions {
   strict?: boolean;
   maxFileMb?: number;
   workers?: number;
+  sitemap?: boolean;
+  depth?: number;
+  maxPages?: number;
+  hostIntervalMs?: number;
+  allowPrivate?: boolean;
 }
 
 function summaryText(s: IngestSummary): string {
@@ -69,7 +75,7 @@ function ingestJobs(path: string | undefined, flags: IngestFlags): IngestJob[] {
   }
   const base = dirname(config.file);
   return sources.map((s) => ({
-    path: resolve(base, s.path),
+    path: isWebUrl(s.path) ? s.path : resolve(base, s.path),
     source: s.name,
     description: s.description,
     acl: s.acl,
@@ -106,7 +112,7 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
   usesGlobalOptions(
     program
       .command("ingest")
-      .argument("[path]", "folder, .csv, .jsonl, or evaluation-set folder (default: the config file's sources)")
+      .argument("[path]", "folder, file, evaluation-set folder, or http(s) URL (default: the config file's sources)")
       .description("ingest documents into the store (incremental: unchanged documents are skipped)")
       .option("--source <name>", "source name (default: folder or file name)")
       .option("--description <text>", "what the source holds (the agent routes by it)")
@@ -119,7 +125,12 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
         "--workers <n>",
         "parse worker threads (default one per core, at most 4; 0 parses in process)",
         wholeNumber(0, 64),
-      ),
+      )
+      .option("--sitemap", "the URL is a sitemap (or sitemap index): ingest the pages it lists")
+      .option("--depth <n>", "follow same-site links this many levels from the URL (default 0)", wholeNumber(0, 10))
+      .option("--max-pages <n>", "fetch at most this many pages (default 100)", wholeNumber(1, 100_000))
+      .option("--host-interval-ms <n>", "time between requests to one host (default 1000)", wholeNumber(0, 600_000))
+      .option("--allow-private", "fetch private, loopback and link-local addresses too"),
   ).action(async (path: string | undefined, flags: IngestFlags) => {
     const jobs = ingestJobs(path, flags);
     const ferret = await openFerret(flags, "create");
@@ -145,6 +156,13 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
             tenant: job.tenant ?? evalSetTenant(job.path),
             prune: flags.prune,
             workers: flags.workers,
+            web: {
+              sitemap: flags.sitemap,
+              depth: flags.depth,
+              maxPages: flags.maxPages,
+              perHostIntervalMs: flags.hostIntervalMs,
+              allowPrivate: flags.allowPrivate,
+            },
             maxFileBytes: flags.maxFileMb !== undefined ? Math.round(flags.maxFileMb * 1024 * 1024) : undefined,
             onProgress: (e) => {
               if (bar) {

@@ -25,7 +25,14 @@ const ASK_OUTPUT = {
   stopReason: z.enum(STOP_REASONS),
   reason: z.string().optional(),
   citations: z.array(
-    z.object({ n: z.number(), passageId: z.string(), docId: z.string(), source: z.string(), quote: z.string() }),
+    z.object({
+      n: z.number(),
+      passageId: z.string(),
+      docId: z.string(),
+      source: z.string(),
+      quote: z.string(),
+      url: z.string().optional(),
+    }),
   ),
   runId: z.string(),
 };

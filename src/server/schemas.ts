@@ -89,7 +89,14 @@ export const StreamBodySchema = z
   });
 
 export const CitationSchema = z
-  .object({ n: z.number(), passageId: z.string(), docId: z.string(), source: z.string(), quote: z.string() })
+  .object({
+    n: z.number(),
+    passageId: z.string(),
+    docId: z.string(),
+    source: z.string(),
+    quote: z.string(),
+    url: z.string().optional(),
+  })
   .openapi("Citation");
 
 export const UsageSchema = z

@@ -31,6 +31,8 @@ export interface Citation {
   /** The passage's source: ids are unique per source, so (source, passageId) names the passage. */
   source: string;
   quote: string;
+  /** For a web page: its URL with a text fragment (`#:~:text=`) that opens it at the quoted sentence. */
+  url?: string;
 }
 
 export interface Usage {
