@@ -6,10 +6,10 @@ import type { SourceInfo, SourceRecord } from "../../spec/source.js";
 import type { DocumentLookup } from "../../spec/store.js";
 import { searchText } from "../../text/tokenize.js";
 import { type ChunkRow, chunksInOrder, type DocumentRow, documentFromRow } from "../document-row.js";
+import { checkBatchDimensions, mismatch } from "../embedder-dims.js";
 import { isOwner } from "../principal.js";
 import { type SourceRow, type SourceTables, sourceInfo } from "../source-row.js";
 import { docIndexEntry } from "../sqlite/doc-index-text.js";
-import { mismatch } from "../sqlite/vectors.js";
 import { Params } from "./db.js";
 import { aclAllows, chunkFilter } from "./filters.js";
 import { ensureHnswIndex, TS_CONFIG } from "./schema.js";
@@ -87,30 +87,14 @@ export async function setEmbedderInfo(client: pg.ClientBase, tenant: string, inf
 /** Refuses, before anything is written, a batch whose vectors disagree with the tenant's (or with each other). */
 async function checkDimensions(client: pg.ClientBase, batch: DocumentWrite[]): Promise<Set<number>> {
   const expected = new Map<string, number | undefined>();
-  const all = new Set<number>();
-  for (const { doc, chunks } of batch) {
-    if (!expected.has(doc.tenant)) {
-      expected.set(
-        doc.tenant,
-        (await storedDims(client, doc.tenant)) ?? (await getEmbedderInfo(client, doc.tenant))?.dimensions,
-      );
-    }
-    for (const chunk of chunks) {
-      if (!chunk.embedding) continue;
-      all.add(chunk.embedding.length);
-      const want = expected.get(doc.tenant);
-      if (want === undefined) expected.set(doc.tenant, chunk.embedding.length);
-      else if (want !== chunk.embedding.length) {
-        throw mismatch({
-          tenant: doc.tenant,
-          expected: { dimensions: want },
-          got: { dimensions: chunk.embedding.length },
-          where: `chunk ${chunk.id} has a vector`,
-        });
-      }
-    }
+  for (const { doc } of batch) {
+    if (expected.has(doc.tenant)) continue;
+    expected.set(
+      doc.tenant,
+      (await storedDims(client, doc.tenant)) ?? (await getEmbedderInfo(client, doc.tenant))?.dimensions,
+    );
   }
-  return all;
+  return checkBatchDimensions(batch, (tenant) => expected.get(tenant));
 }
 
 /** A vector as a PostgreSQL array literal (finite values only; NaN would poison every distance). */

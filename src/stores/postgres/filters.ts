@@ -1,4 +1,5 @@
 import type { Principal } from "../../spec/principal.js";
+import type { ChunkFilter } from "../chunk-filter.js";
 import { isOwner } from "../principal.js";
 import type { Params } from "./db.js";
 
@@ -15,14 +16,6 @@ export function sourceAllowed(p: Params, alias: string, principal: Principal): s
   if (isOwner(principal)) return "true";
   return `NOT EXISTS (SELECT 1 FROM sources AS s WHERE s.tenant = ${alias}.tenant AND s.name = ${alias}.source
     AND NOT ${aclAllows(p, "s.acl", principal)})`;
-}
-
-export interface ChunkFilter {
-  principal: Principal;
-  sources?: string[];
-  docId?: string;
-  docIds?: string[];
-  since?: string;
 }
 
 /**

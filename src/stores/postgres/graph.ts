@@ -3,7 +3,6 @@ import type {
   EntityMatches,
   EntityQuery,
   GraphEdge,
-  GraphEntity,
   GraphEntityType,
   GraphPath,
   GraphStoreV1,
@@ -14,51 +13,31 @@ import type {
 import { entityKey } from "../../spec/graph.js";
 import type { Passage } from "../../spec/passage.js";
 import type { Principal } from "../../spec/principal.js";
-import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js";
-import { mergePassages } from "../sqlite/graph-read.js";
+import {
+  clamp,
+  DEFAULT_EVIDENCE,
+  DEFAULT_NEIGHBOURS,
+  DEPTH_SCORE,
+  type EntityRow,
+  EXPAND_SAMPLE,
+  edgeOf,
+  entityPatterns,
+  exactnessScore,
+  type Hop,
+  mergePassages,
+  passageOf,
+  publicEntity,
+  shortestPath,
+  sortHops,
+  toEntity,
+  traverseAsync,
+  walk,
+} from "../graph-entity.js";
+import { SCORED_COLUMNS, type ScoredRow } from "../scored-row.js";
 import { Params, principalScope } from "./db.js";
 import { chunkFilter } from "./filters.js";
 import type { RunInTx } from "./records.js";
 import { JOIN_DOCUMENT } from "./search.js";
-
-interface EntityRow extends GraphEntity {
-  id: number;
-  exactness: number;
-}
-
-interface Hop {
-  src: number;
-  dst: number;
-  weight: number;
-  defines: boolean;
-}
-
-const DEFAULT_EVIDENCE = 2;
-const DEFAULT_NEIGHBOURS = 10;
-const PATH_PER_ENTITY = 100;
-const PATH_FRONTIER = 400;
-const EXPAND_SAMPLE = 500;
-const DEPTH_SCORE = [1, 1, 0.8, 0.6] as const;
-
-const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, Math.floor(value)));
-
-function publicEntity(row: EntityRow): GraphEntity {
-  return { key: row.key, text: row.text, type: row.type, mentions: row.mentions, documents: row.documents };
-}
-
-function toEntity(row: Record<string, unknown>): EntityRow {
-  return {
-    id: Number(row.id),
-    key: String(row.key),
-    text: String(row.text),
-    type: row.type as GraphEntityType,
-    mentions: Number(row.mentions),
-    documents: Number(row.documents),
-    exactness: Number(row.exactness),
-  };
-}
-
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 async function findEntityRows(
   client: pg.ClientBase,
@@ -67,12 +46,11 @@ async function findEntityRows(
   const key = entityKey(query.value);
   if (key.length === 0 || query.k <= 0) return [];
   const p = new Params();
-  const literal = likeLiteral(key);
-  const pattern = key.length >= 3 ? `%${literal}%` : `${literal}%`;
+  const patterns = entityPatterns(key);
   const exact = p.add(key);
-  const prefix = p.add(`${literal}%`);
+  const prefix = p.add(patterns.prefix);
   const tenant = p.add(query.principal.tenant);
-  const like = p.add(pattern);
+  const like = p.add(patterns.pattern);
   const type = query.type === undefined ? undefined : p.add(query.type);
   const filter = chunkFilter(p, { principal: query.principal });
   const typeClause = type === undefined ? "" : `AND (m.type = ${type} OR (${type} = 'title' AND m.role = 1))`;
@@ -120,11 +98,6 @@ async function entityStats(
     p.values,
   );
   return new Map(rows.rows.map((row) => [Number(row.id), toEntity(row)]));
-}
-
-function passageOf(row: ScoredRow, score: number): Passage {
-  const { raw: _raw, ...passage } = toScoredChunk(row, score);
-  return passage;
 }
 
 async function mentionPassages(
@@ -196,83 +169,7 @@ async function expand(
       hops.push({ src, dst: Number(row.dst), weight: Number(row.weight), defines: Number(row.defines) > 0 });
     }
   }
-  return hops.sort((a, b) => b.weight - a.weight || a.src - b.src || a.dst - b.dst);
-}
-
-async function walk(
-  client: pg.ClientBase,
-  options: { root: number; depth: number; principal: Principal; perEntity: number },
-): Promise<{ reached: Map<number, number>; hops: (Hop & { depth: number })[] }> {
-  const reached = new Map<number, number>([[options.root, 0]]);
-  const hops: (Hop & { depth: number })[] = [];
-  let frontier = [options.root];
-  for (let depth = 1; depth <= options.depth && frontier.length > 0; depth++) {
-    const next: number[] = [];
-    for (const hop of await expand(client, {
-      ids: frontier,
-      principal: options.principal,
-      perEntity: options.perEntity,
-    })) {
-      const seen = reached.get(hop.dst);
-      if (seen === undefined) {
-        reached.set(hop.dst, depth);
-        next.push(hop.dst);
-        hops.push({ ...hop, depth });
-      } else if (seen === depth && !hops.some((h) => h.src === hop.dst && h.dst === hop.src)) {
-        hops.push({ ...hop, depth });
-      }
-    }
-    frontier = next;
-  }
-  return { reached, hops };
-}
-
-interface Arrival {
-  prev: number;
-  hop: Hop;
-}
-
-async function shortestPath(
-  client: pg.ClientBase,
-  options: { from: number; to: number; maxDepth: number; principal: Principal },
-): Promise<{ ids: number[]; hops: Hop[] } | undefined> {
-  if (options.from === options.to) return { ids: [options.from], hops: [] };
-  const forward = { arrivals: new Map<number, Arrival | null>([[options.from, null]]), frontier: [options.from] };
-  const backward = { arrivals: new Map<number, Arrival | null>([[options.to, null]]), frontier: [options.to] };
-  for (let used = 0; used < options.maxDepth; used++) {
-    const [side, other] =
-      forward.frontier.length <= backward.frontier.length ? [forward, backward] : [backward, forward];
-    const next: number[] = [];
-    let meet: { at: number; weight: number } | undefined;
-    for (const hop of await expand(client, {
-      ids: side.frontier,
-      principal: options.principal,
-      perEntity: PATH_PER_ENTITY,
-    })) {
-      if (side.arrivals.has(hop.dst)) continue;
-      side.arrivals.set(hop.dst, { prev: hop.src, hop });
-      next.push(hop.dst);
-      if (other.arrivals.has(hop.dst) && (meet === undefined || hop.weight > meet.weight)) {
-        meet = { at: hop.dst, weight: hop.weight };
-      }
-    }
-    if (meet !== undefined) {
-      const ids = [meet.at];
-      const hops: Hop[] = [];
-      for (let a = forward.arrivals.get(meet.at); a; a = forward.arrivals.get(a.prev)) {
-        ids.unshift(a.prev);
-        hops.unshift(a.hop);
-      }
-      for (let a = backward.arrivals.get(meet.at); a; a = backward.arrivals.get(a.prev)) {
-        ids.push(a.prev);
-        hops.push({ ...a.hop, src: a.hop.dst, dst: a.hop.src });
-      }
-      return { ids, hops };
-    }
-    if (next.length === 0) return undefined;
-    side.frontier = next.slice(0, PATH_FRONTIER);
-  }
-  return undefined;
+  return sortHops(hops);
 }
 
 /** The entity graph in PostgreSQL tables; every read filters by tenant and ACL through the chunks (and RLS). */
@@ -295,7 +192,7 @@ export class PgGraph implements GraphStoreV1 {
             entityId: row.id,
             principal: query.principal,
             limit: evidence,
-            score: row.exactness === 2 ? 1 : row.exactness === 1 ? 0.8 : 0.6,
+            score: exactnessScore(row.exactness),
           })),
         );
       }
@@ -307,18 +204,20 @@ export class PgGraph implements GraphStoreV1 {
     return this.#tx("traverse the entity graph", principalScope(query.principal), async (client) => {
       const root = await resolveEntity(client, query.entity, query.principal);
       if (!root) return undefined;
-      const { reached, hops } = await walk(client, {
-        root: root.id,
-        depth: clamp(query.depth, 1, 3),
-        principal: query.principal,
-        perEntity: clamp(query.limit ?? DEFAULT_NEIGHBOURS, 1, 50),
-      });
+      const { reached, hops } = await traverseAsync(
+        walk({
+          root: root.id,
+          depth: clamp(query.depth, 1, 3),
+          perEntity: clamp(query.limit ?? DEFAULT_NEIGHBOURS, 1, 50),
+        }),
+        (request) => expand(client, { ...request, principal: query.principal }),
+      );
       const stats = await entityStats(client, [...reached.keys()], query.principal);
       const evidence = clamp(query.evidence ?? DEFAULT_EVIDENCE, 0, 10);
       const edges: (GraphEdge & { depth: number })[] = [];
       const passages: Passage[] = [];
       for (const hop of hops) {
-        const found = await edgeOf(client, hop, stats, {
+        const found = await edgeWithPassages(client, hop, stats, {
           principal: query.principal,
           evidence,
           score: DEPTH_SCORE[hop.depth] ?? 0.5,
@@ -339,19 +238,17 @@ export class PgGraph implements GraphStoreV1 {
       const from = await resolveEntity(client, query.from, query.principal);
       const to = await resolveEntity(client, query.to, query.principal);
       if (!from || !to) return undefined;
-      const found = await shortestPath(client, {
-        from: from.id,
-        to: to.id,
-        maxDepth: clamp(query.maxDepth, 1, 5),
-        principal: query.principal,
-      });
+      const found = await traverseAsync(
+        shortestPath({ from: from.id, to: to.id, maxDepth: clamp(query.maxDepth, 1, 5) }),
+        (request) => expand(client, { ...request, principal: query.principal }),
+      );
       if (!found) return undefined;
       const stats = await entityStats(client, found.ids, query.principal);
       const evidence = clamp(query.evidence ?? DEFAULT_EVIDENCE, 1, 10);
       const edges: GraphEdge[] = [];
       const passages: Passage[] = [];
       for (const hop of found.hops) {
-        const edge = await edgeOf(client, hop, stats, { principal: query.principal, evidence, score: 1 });
+        const edge = await edgeWithPassages(client, hop, stats, { principal: query.principal, evidence, score: 1 });
         if (!edge) return undefined;
         edges.push(edge.edge);
         passages.push(...edge.passages);
@@ -363,15 +260,14 @@ export class PgGraph implements GraphStoreV1 {
   }
 }
 
-async function edgeOf(
+/** An edge with its evidence passages (at least one is fetched, to name the chunks that show it). */
+async function edgeWithPassages(
   client: pg.ClientBase,
   hop: Hop,
   stats: Map<number, EntityRow>,
   options: { principal: Principal; evidence: number; score: number },
 ): Promise<{ edge: GraphEdge; passages: Passage[] } | undefined> {
-  const a = stats.get(hop.src);
-  const b = stats.get(hop.dst);
-  if (!a || !b) return undefined;
+  if (!stats.has(hop.src) || !stats.has(hop.dst)) return undefined;
   const shown = await edgePassages(client, {
     a: hop.src,
     b: hop.dst,
@@ -379,12 +275,5 @@ async function edgeOf(
     limit: Math.max(1, options.evidence),
     score: options.score,
   });
-  const edge: GraphEdge = {
-    from: a.key,
-    to: b.key,
-    kind: hop.defines ? "defines" : "co-occurs",
-    weight: hop.weight,
-    chunkIds: shown.map((p) => p.id),
-  };
-  return { edge, passages: options.evidence > 0 ? shown : [] };
+  return edgeOf(hop, stats, shown, options.evidence);
 }

@@ -1,5 +1,6 @@
 import type { DocumentWrite } from "../../spec/document.js";
 import { searchText } from "../../text/tokenize.js";
+import { checkBatchDimensions } from "../embedder-dims.js";
 import type { StoreContext } from "./context.js";
 import { bumpDataVersion } from "./data-version.js";
 import { indexDocument } from "./doc-index.js";
@@ -8,31 +9,9 @@ import {
   ensureVectorTable,
   expectedDims,
   insertVector,
-  mismatch,
   VectorChanges,
   vectorVersionKey,
 } from "./vectors.js";
-
-/** Refuses, before anything is written, a batch whose vectors disagree with the tenant's (or with each other). */
-function checkDimensions(ctx: StoreContext, batch: DocumentWrite[]): void {
-  const expected = new Map<string, number | undefined>();
-  for (const { doc, chunks } of batch) {
-    if (!expected.has(doc.tenant)) expected.set(doc.tenant, expectedDims(ctx, doc.tenant));
-    for (const chunk of chunks) {
-      if (!chunk.embedding) continue;
-      const want = expected.get(doc.tenant);
-      if (want === undefined) expected.set(doc.tenant, chunk.embedding.length);
-      else if (want !== chunk.embedding.length) {
-        throw mismatch({
-          tenant: doc.tenant,
-          expected: { dimensions: want },
-          got: { dimensions: chunk.embedding.length },
-          where: `chunk ${chunk.id} has a vector`,
-        });
-      }
-    }
-  }
-}
 
 /** Which document: ids are unique per source. */
 export interface DocKey {
@@ -87,7 +66,7 @@ export function writeDocuments(
   batch: DocumentWrite[],
 ): { changes: VectorChanges; versions: Map<number, number> } {
   ctx.assertWritable("write documents");
-  checkDimensions(ctx, batch);
+  checkBatchDimensions(batch, (tenant) => expectedDims(ctx, tenant));
   const changes = new VectorChanges();
   const upsertDocument = ctx.stmt(UPSERT_DOCUMENT);
   const insertChunk = ctx.stmt(INSERT_CHUNK);

@@ -1,4 +1,5 @@
 import type { Principal } from "../../spec/principal.js";
+import { type ChunkFilter, narrowsChunks } from "../chunk-filter.js";
 import { isOwner } from "../principal.js";
 
 /** A WHERE fragment and its positional parameters. */
@@ -24,19 +25,10 @@ export function sourceAllowed(sourceColumn: string, tenantColumn: string, princi
   };
 }
 
-export interface ChunkFilter {
-  principal: Principal;
-  sources?: string[];
-  docId?: string;
-  docIds?: string[];
-  since?: string;
-}
-
 /** Tenant, ACL (source and document), sources, docId(s) and since, as a WHERE fragment over chunks aliased `c`. */
 export function chunkFilter(filter: ChunkFilter): SqlFragment & { narrowed: boolean } {
   const clauses = ["c.tenant = ?"];
   const params: unknown[] = [filter.principal.tenant];
-  let narrowed = false;
   if (!isOwner(filter.principal)) {
     const roles = JSON.stringify(filter.principal.roles);
     clauses.push(aclAllows("c.acl"));
@@ -44,27 +36,22 @@ export function chunkFilter(filter: ChunkFilter): SqlFragment & { narrowed: bool
     const source = sourceAllowed("c.source", "c.tenant", filter.principal);
     clauses.push(source.sql);
     params.push(...source.params);
-    narrowed = true;
   }
   if (filter.sources && filter.sources.length > 0) {
     clauses.push("c.source IN (SELECT value FROM json_each(?))");
     params.push(JSON.stringify(filter.sources));
-    narrowed = true;
   }
   if (filter.docId !== undefined) {
     clauses.push("c.doc_id = ?");
     params.push(filter.docId);
-    narrowed = true;
   }
   if (filter.docIds !== undefined) {
     clauses.push("c.doc_id IN (SELECT value FROM json_each(?))");
     params.push(JSON.stringify(filter.docIds));
-    narrowed = true;
   }
   if (filter.since !== undefined) {
     clauses.push("c.updated_at >= ?");
     params.push(filter.since);
-    narrowed = true;
   }
-  return { sql: clauses.join(" AND "), params, narrowed };
+  return { sql: clauses.join(" AND "), params, narrowed: narrowsChunks(filter) };
 }

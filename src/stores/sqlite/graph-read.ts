@@ -1,52 +1,19 @@
-import type { EntityQuery, GraphEntity, GraphEntityType } from "../../spec/graph.js";
+import type { EntityQuery } from "../../spec/graph.js";
 import { entityKey } from "../../spec/graph.js";
-import { type Passage, passageKey } from "../../spec/passage.js";
+import type { Passage } from "../../spec/passage.js";
 import type { Principal } from "../../spec/principal.js";
-import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js";
+import { type EntityRow, entityPatterns, passageOf, toEntity } from "../graph-entity.js";
+import { SCORED_COLUMNS, type ScoredRow } from "../scored-row.js";
 import type { StoreContext } from "./context.js";
 import { chunkFilter } from "./filters.js";
-
-/** An entity as the reads return it: the node plus its rowid and how well it matched. */
-export interface EntityRow extends GraphEntity {
-  id: number;
-  exactness: number;
-}
-
-interface StatsRow {
-  id: number;
-  key: string;
-  text: string;
-  type: string;
-  mentions: number;
-  documents: number;
-  exactness: number;
-}
-
-function toEntity(row: StatsRow): EntityRow {
-  return {
-    id: row.id,
-    key: row.key,
-    text: row.text,
-    type: row.type as GraphEntityType,
-    mentions: row.mentions,
-    documents: row.documents,
-    exactness: row.exactness,
-  };
-}
-
-/** Escapes `%`, `_` and `\` for LIKE ... ESCAPE '\'. */
-function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
 
 /** Entities matching a value that the principal can see through at least one readable chunk. */
 export function findEntityRows(ctx: StoreContext, query: Omit<EntityQuery, "evidence">): EntityRow[] {
   const key = entityKey(query.value);
   if (key.length === 0 || query.k <= 0) return [];
   const filter = chunkFilter({ principal: query.principal });
-  const literal = likeLiteral(key);
   // Very short values match too much inside other keys: exact and prefix matches only.
-  const pattern = key.length >= 3 ? `%${literal}%` : `${literal}%`;
+  const { prefix, pattern } = entityPatterns(key);
   // A title's own mention may carry the type of the same text in the body; its role still says `defines`.
   const typeClause = query.type === undefined ? "" : "AND (m.type = ? OR (? = 'title' AND m.role = 1))";
   const rows = ctx
@@ -68,14 +35,14 @@ export function findEntityRows(ctx: StoreContext, query: Omit<EntityQuery, "evid
     )
     .all(
       key,
-      `${literal}%`,
+      prefix,
       query.principal.tenant,
       pattern,
       ...(query.type === undefined ? [] : [query.type]),
       ...filter.params,
       ...(query.type === undefined ? [] : [query.type, query.type]),
       Math.floor(query.k),
-    ) as StatsRow[];
+    ) as Record<string, unknown>[];
   return rows.map(toEntity);
 }
 
@@ -98,8 +65,8 @@ export function entityStats(ctx: StoreContext, ids: number[], principal: Princip
        WHERE e.id IN (SELECT value FROM json_each(?)) AND ${filter.sql}
        GROUP BY e.id`,
     )
-    .all(JSON.stringify(ids), ...filter.params) as StatsRow[];
-  return new Map(rows.map((row) => [row.id, toEntity(row)]));
+    .all(JSON.stringify(ids), ...filter.params) as Record<string, unknown>[];
+  return new Map(rows.map((row) => [Number(row.id), toEntity(row)]));
 }
 
 /** Readable chunks mentioning an entity: those of documents titled by it first, then by mention count. */
@@ -141,21 +108,4 @@ export function edgePassages(
     )
     .all(options.b, options.a, ...filter.params, options.limit) as ScoredRow[];
   return rows.map((row) => passageOf(row, options.score));
-}
-
-function passageOf(row: ScoredRow, score: number): Passage {
-  const { raw: _raw, ...passage } = toScoredChunk(row, score);
-  return passage;
-}
-
-/** Keeps the first occurrence of each passage (source and id), with the best score any occurrence had. */
-export function mergePassages(passages: Passage[]): Passage[] {
-  const byId = new Map<string, Passage>();
-  for (const p of passages) {
-    const key = passageKey(p);
-    const seen = byId.get(key);
-    if (!seen) byId.set(key, p);
-    else if (p.score > seen.score) byId.set(key, { ...seen, score: p.score });
-  }
-  return [...byId.values()];
 }

@@ -3,7 +3,6 @@ import type {
   EntityMatches,
   EntityQuery,
   GraphEdge,
-  GraphEntity,
   GraphPath,
   GraphStoreV1,
   Neighbourhood,
@@ -11,35 +10,28 @@ import type {
   PathQuery,
 } from "../../spec/graph.js";
 import type { Passage } from "../../spec/passage.js";
-import type { StoreContext } from "./context.js";
 import {
+  clamp,
+  DEFAULT_EVIDENCE,
+  DEFAULT_NEIGHBOURS,
+  DEPTH_SCORE,
   type EntityRow,
-  edgePassages,
-  entityStats,
-  findEntityRows,
-  mentionPassages,
+  edgeOf,
+  exactnessScore,
+  type Hop,
   mergePassages,
-  resolveEntity,
-} from "./graph-read.js";
-import { type Hop, shortestPath, walk } from "./graph-traverse.js";
+  publicEntity,
+  shortestPath,
+  traverseSync,
+  walk,
+} from "../graph-entity.js";
+import type { StoreContext } from "./context.js";
+import { edgePassages, entityStats, findEntityRows, mentionPassages, resolveEntity } from "./graph-read.js";
+import { expand } from "./graph-traverse.js";
 import { writeMentions } from "./graph-write.js";
 
 /** How the store runs an operation on its connection (closed checks, driver errors as StoreError). */
 export type RunOnStore = <T>(operation: string, fn: (ctx: StoreContext) => T) => Promise<T>;
-
-const DEFAULT_EVIDENCE = 2;
-const DEFAULT_NEIGHBOURS = 10;
-/** Neighbours kept per entity, and entities per level, while searching for a path. */
-const PATH_PER_ENTITY = 100;
-const PATH_FRONTIER = 400;
-/** Passage score by hop: the root's own edges count most. */
-const DEPTH_SCORE = [1, 1, 0.8, 0.6] as const;
-
-const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, Math.floor(value)));
-
-function publicEntity(row: EntityRow): GraphEntity {
-  return { key: row.key, text: row.text, type: row.type, mentions: row.mentions, documents: row.documents };
-}
 
 /**
  * Writes a document batch and its entity mentions in one transaction: `write` is the store's own document
@@ -73,7 +65,7 @@ export class SqliteGraph implements GraphStoreV1 {
           entityId: row.id,
           principal: query.principal,
           limit: evidence,
-          score: row.exactness === 2 ? 1 : row.exactness === 1 ? 0.8 : 0.6,
+          score: exactnessScore(row.exactness),
         }),
       );
       return { entities: rows.map(publicEntity), passages: mergePassages(passages) };
@@ -85,12 +77,10 @@ export class SqliteGraph implements GraphStoreV1 {
       const root = resolveEntity(ctx, query.entity, query.principal);
       if (!root) return undefined;
       const depth = clamp(query.depth, 1, 3);
-      const { reached, hops } = walk(ctx, {
-        root: root.id,
-        depth,
-        principal: query.principal,
-        perEntity: clamp(query.limit ?? DEFAULT_NEIGHBOURS, 1, 50),
-      });
+      const { reached, hops } = traverseSync(
+        walk({ root: root.id, depth, perEntity: clamp(query.limit ?? DEFAULT_NEIGHBOURS, 1, 50) }),
+        (request) => expand(ctx, { ...request, principal: query.principal }),
+      );
       const stats = entityStats(ctx, [...reached.keys()], query.principal);
       const evidence = clamp(query.evidence ?? DEFAULT_EVIDENCE, 0, 10);
       const edges: (GraphEdge & { depth: number })[] = [];
@@ -122,14 +112,10 @@ export class SqliteGraph implements GraphStoreV1 {
       const from = resolveEntity(ctx, query.from, query.principal);
       const to = resolveEntity(ctx, query.to, query.principal);
       if (!from || !to) return undefined;
-      const found = shortestPath(ctx, {
-        from: from.id,
-        to: to.id,
-        maxDepth: clamp(query.maxDepth, 1, 5),
-        principal: query.principal,
-        perEntity: PATH_PER_ENTITY,
-        frontierCap: PATH_FRONTIER,
-      });
+      const found = traverseSync(
+        shortestPath({ from: from.id, to: to.id, maxDepth: clamp(query.maxDepth, 1, 5) }),
+        (request) => expand(ctx, { ...request, principal: query.principal }),
+      );
       if (!found) return undefined;
       const stats = entityStats(ctx, found.ids, query.principal);
       const evidence = clamp(query.evidence ?? DEFAULT_EVIDENCE, 1, 10);
@@ -154,9 +140,7 @@ export class SqliteGraph implements GraphStoreV1 {
     stats: Map<number, EntityRow>,
     options: { principal: NeighbourQuery["principal"]; evidence: number; score: number },
   ): { edge: GraphEdge; passages: Passage[] } | undefined {
-    const a = stats.get(hop.src);
-    const b = stats.get(hop.dst);
-    if (!a || !b) return undefined;
+    if (!stats.has(hop.src) || !stats.has(hop.dst)) return undefined;
     const shown = edgePassages(ctx, {
       a: hop.src,
       b: hop.dst,
@@ -164,13 +148,6 @@ export class SqliteGraph implements GraphStoreV1 {
       limit: Math.max(1, options.evidence),
       score: options.score,
     });
-    const edge: GraphEdge = {
-      from: a.key,
-      to: b.key,
-      kind: hop.defines ? "defines" : "co-occurs",
-      weight: hop.weight,
-      chunkIds: shown.map((p) => p.id),
-    };
-    return { edge, passages: options.evidence > 0 ? shown : [] };
+    return edgeOf(hop, stats, shown, options.evidence);
   }
 }

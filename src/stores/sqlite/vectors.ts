@@ -1,4 +1,4 @@
-import { EmbedderMismatchError } from "../../spec/errors.js";
+import { mismatch } from "../embedder-dims.js";
 import { type StoreContext, vectorBlob } from "./context.js";
 
 /** The vec0 table holding every vector of one dimension (all tenants, tenant as partition key). */
@@ -98,17 +98,4 @@ export function expectedDims(ctx: StoreContext, tenant: string): number | undefi
   return storedDims(ctx, tenant) ?? getEmbedderInfo(ctx, tenant)?.dimensions;
 }
 
-export function mismatch(options: {
-  tenant: string;
-  expected: { id?: string; dimensions: number };
-  got: { id?: string; dimensions: number };
-  where?: string;
-}): EmbedderMismatchError {
-  const { expected, got } = options;
-  const name = (e: { id?: string; dimensions: number }) => `${e.id ?? "an embedder"} (${e.dimensions} dimensions)`;
-  return new EmbedderMismatchError(
-    `This store holds vectors from ${name(expected)} for tenant "${options.tenant}", but ${options.where ?? "the new vectors come"} from ${name(got)}. ` +
-      "Run with the same embedder as before, or re-ingest into a new --db.",
-    { tenant: options.tenant, expected, got },
-  );
-}
+export { mismatch };
