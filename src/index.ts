@@ -1,7 +1,7 @@
 /** ferret: agentic RAG for TypeScript. The library API. */
 
 export type { AgentLimits, AgentMode, CheckpointRequest, CheckpointSettings } from "./agent/options.js";
-export { PRESET_NAMES, PRESETS, type PresetSettings } from "./agent/presets.js";
+export { DEFAULT_PRESET, PRESET_NAMES, PRESETS, type PresetSettings } from "./config/presets.js";
 export { type ModelChoice, resolveEngine } from "./engine.js";
 export {
   type AskOptions,

@@ -1,6 +1,6 @@
+export { PRESET_NAMES, PRESETS, type PresetSettings } from "../config/presets.js";
 export { type CheckedClaim, type CitationCheck, checkCitations } from "./citations.js";
 export type { AgentLimits, AgentMode, CheckpointRequest, CheckpointSettings, RunAgentOptions } from "./options.js";
-export { PRESET_NAMES, PRESETS, type PresetSettings } from "./presets.js";
 export { askAgent, runAgent } from "./run-agent.js";
 export {
   costBudget,

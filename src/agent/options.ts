@@ -1,4 +1,5 @@
 import type { Tracer } from "@opentelemetry/api";
+import { DEFAULT_PRESET, PRESET_NAMES, PRESETS, type PresetSettings } from "../config/presets.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import type { EvidenceItem } from "../spec/answer.js";
 import type { AgentEngineV1, CallRecord, GradeResult, Preset } from "../spec/engine.js";
@@ -10,7 +11,6 @@ import type { SessionTurn, StoreV1 } from "../spec/store.js";
 import type { CheckpointDecision, CheckpointKind } from "../spec/trace.js";
 import type { executeToolCall } from "../tools/execute-tool-call.js";
 import type { Toolset } from "../tools/toolset.js";
-import { PRESET_NAMES, PRESETS, type PresetSettings } from "./presets.js";
 
 export type AgentMode = "auto" | "rag" | "agentic";
 
@@ -98,7 +98,7 @@ export function resolveSettings(options: RunAgentOptions): ResolvedSettings {
   if (!["auto", "rag", "agentic"].includes(mode)) {
     throw new InvalidInputError(`mode must be auto, rag or agentic, not '${mode}'`, { field: "mode" });
   }
-  const preset = options.preset ?? "balanced";
+  const preset = options.preset ?? DEFAULT_PRESET;
   const presetSettings = PRESETS[preset];
   if (presetSettings === undefined) {
     throw new InvalidInputError(`preset must be one of ${PRESET_NAMES.join(", ")}, not '${preset}'`, {

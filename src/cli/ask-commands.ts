@@ -1,9 +1,9 @@
 import { createInterface } from "node:readline/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import type { CheckpointRequest } from "../agent/options.js";
+import { PRESET_NAMES, type Preset } from "../config/presets.js";
 import type { AskOptions, Ferret } from "../ferret.js";
 import type { Answer } from "../spec/answer.js";
-import type { Preset } from "../spec/engine.js";
 import type { CheckpointDecision, TraceEvent } from "../spec/trace.js";
 import { createEventFormatter, formatTrace } from "../trace/format.js";
 import { createDraftPreview } from "./draft-preview.js";
@@ -37,11 +37,7 @@ function withAskOptions(cmd: Command): Command {
   return usesGlobalOptions(
     cmd
       .option("--mode <mode>", "auto | rag | agentic (default auto)", oneOf(["auto", "rag", "agentic"] as const))
-      .option(
-        "--preset <preset>",
-        "conservative | balanced | thorough (default balanced)",
-        oneOf(["conservative", "balanced", "thorough"] as const),
-      )
+      .option("--preset <preset>", "conservative | balanced | thorough (default balanced)", oneOf(PRESET_NAMES))
       .option("--max-steps <n>", "step budget", wholeNumber(1))
       .option("--max-tool-calls <n>", "tool call budget", wholeNumber(1))
       .option("--timeout-ms <n>", "time budget for the run", wholeNumber(1))

@@ -4,7 +4,8 @@ import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as p from "@clack/prompts";
 import type { Command } from "commander";
-import { type ConfigFile, configFileSchema, PRESETS } from "../config/config-schema.js";
+import { type ConfigFile, configFileSchema } from "../config/config-schema.js";
+import { DEFAULT_PRESET, PRESET_NAMES, type Preset } from "../config/presets.js";
 import { resolveConfig } from "../config/resolve-config.js";
 import { InvalidInputError } from "../spec/errors.js";
 import { checkModel } from "./doctor-checks.js";
@@ -17,7 +18,7 @@ import { type GlobalOptions, openFerret, usesGlobalOptions } from "./options.js"
 interface InitFlags extends GlobalOptions {
   yes?: boolean;
   force?: boolean;
-  preset?: (typeof PRESETS)[number];
+  preset?: Preset;
 }
 
 const CONFIG = "ferret.config.json";
@@ -111,12 +112,12 @@ async function interactive(folder: string, base: ConfigFile, env: NodeJS.Process
   const preset = answer(
     await p.select({
       message: "Behaviour",
-      options: PRESETS.map((v) => ({
+      options: PRESET_NAMES.map((v) => ({
         value: v,
         label: v,
         hint: { conservative: "refuses sooner", balanced: "default", thorough: "searches longer" }[v],
       })),
-      initialValue: base.ask?.preset ?? "balanced",
+      initialValue: base.ask?.preset ?? DEFAULT_PRESET,
     }),
   );
   const beforeAnswer = answer(
@@ -161,11 +162,7 @@ export function initCommand(program: Command, setExit: (code: number) => void): 
       .description("set up a folder: propose sources, pick the models, write ferret.config.json, ingest")
       .option("--yes", "do not ask: the proposed sources, the flags and the defaults")
       .option("--force", "replace an existing ferret.config.json")
-      .option(
-        "--preset <preset>",
-        "conservative | balanced | thorough (default balanced)",
-        oneOf(["conservative", "balanced", "thorough"] as const),
-      ),
+      .option("--preset <preset>", "conservative | balanced | thorough (default balanced)", oneOf(PRESET_NAMES)),
   ).action(async (folderArg: string, flags: InitFlags) => {
     const folder = resolve(folderArg);
     const file = join(folder, CONFIG);
@@ -181,7 +178,7 @@ export function initCommand(program: Command, setExit: (code: number) => void): 
       db: DB,
       model: flags.model ?? "offline",
       embedder: flags.embedder ?? "none",
-      ask: { preset: flags.preset ?? "balanced" },
+      ask: { preset: flags.preset ?? DEFAULT_PRESET },
     };
     let config: ConfigFile;
     try {

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { modelEntrySchema } from "../models/config.js";
 import { serveFileSchema } from "../server/config.js";
+import { PRESET_NAMES } from "./presets.js";
 
 /** `TENANT:USER:ROLE,ROLE` (roles may be empty). */
 export const PRINCIPAL_PATTERN = /^[^:\s]+:[^:\s]+:[^:\s]*$/;
@@ -17,13 +18,12 @@ const modelSpec = z.string().min(1).max(200);
 const whole = z.number().int().min(1);
 
 export const MODES = ["auto", "rag", "agentic"] as const;
-export const PRESETS = ["conservative", "balanced", "thorough"] as const;
 export const RETRIEVALS = ["flat", "hierarchical", "auto"] as const;
 
 export const askSectionSchema = z
   .object({
     mode: z.enum(MODES).optional().describe("auto: the router decides; rag: one retrieval pass; agentic: the loop"),
-    preset: z.enum(PRESETS).optional().describe("behaviour preset: budgets and refusal threshold"),
+    preset: z.enum(PRESET_NAMES).optional().describe("behaviour preset: budgets and refusal threshold"),
     maxSteps: whole.optional().describe("step budget of a run"),
     maxToolCalls: whole.optional().describe("tool-call budget of a run"),
     timeoutMs: whole.optional().describe("time budget of a run, in milliseconds"),

@@ -10,6 +10,7 @@ import { DEFAULT_DB } from "../ferret.js";
 import { DEFAULT_CONFIG_FILE } from "../models/config.js";
 import { InvalidInputError } from "../spec/errors.js";
 import { askSectionSchema, type ConfigFile, configFileSchema } from "./config-schema.js";
+import { DEFAULT_PRESET } from "./presets.js";
 
 export { DEFAULT_DB };
 /** A config file is read whole; past this it is refused rather than parsed. */
@@ -112,7 +113,7 @@ export const SETTINGS: readonly Setting[] = [
     flagName: "--preset",
     env: "FERRET_PRESET",
     schema: ask.preset,
-    default: "balanced",
+    default: DEFAULT_PRESET,
   },
   {
     key: "ask.maxSteps",

@@ -4,6 +4,7 @@
  */
 
 import type { z } from "zod";
+import { PRESETS } from "../config/presets.js";
 import type { AgentState, GradeResult, Preset, WithUsage } from "../spec/engine.js";
 import type { SubQuestionGrade } from "../spec/trace.js";
 import { toDraftAnswer } from "./answer.js";
@@ -20,12 +21,11 @@ import {
 } from "./schemas.js";
 import { generateStructured } from "./structured.js";
 
-const BASE_THRESHOLD: Record<Preset, number> = { conservative: 0.85, balanced: 0.75, thorough: 0.9 };
 const FLOOR = 0.5;
 
 /** The coverage a sub-question needs at this step: strict at first, easing by 0.05 a step to a floor. */
 export function coverageThreshold(options: { preset: Preset; step: number }): number {
-  const eased = BASE_THRESHOLD[options.preset] - 0.05 * Math.max(0, options.step - 1);
+  const eased = PRESETS[options.preset].grade.coverageThreshold - 0.05 * Math.max(0, options.step - 1);
   return Math.round(Math.max(FLOOR, eased) * 100) / 100;
 }
 

@@ -26,7 +26,7 @@ export interface ToolDescriptor {
   cacheable?: boolean;
 }
 
-/** The behaviour presets, by name: their settings live in `agent/presets.ts` (and the offline engine's own part). */
+/** The behaviour presets, by name: their settings live in `config/presets.ts` (and the offline engine's own part). */
 export const PRESET_NAMES = ["conservative", "balanced", "thorough"] as const;
 export type Preset = (typeof PRESET_NAMES)[number];
 

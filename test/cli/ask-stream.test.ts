@@ -67,7 +67,7 @@ describe("ferret ask with a streaming model", () => {
     const run = await ask();
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect((server.requests[0]?.body as { stream?: boolean }).stream).toBe(true);
+    expect(server.requests[0]?.body).toMatchObject({ stream: true });
     // Off a terminal the draft stays above the answer: claim text first, then the answer with [1] and Sources.
     const [draft, ...rest] = run.stdout.split("\n\n");
     expect(draft).toBe("The glaze kiln fires every Thursday at dawn.");

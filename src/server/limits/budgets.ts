@@ -1,4 +1,4 @@
-import { PRESETS, type Preset } from "../../index.js";
+import { DEFAULT_PRESET, PRESETS, type Preset } from "../../index.js";
 import type { RunMaxima } from "../config.js";
 
 export type RequestBudgets = Partial<RunMaxima>;
@@ -14,7 +14,7 @@ export function effectiveLimits(options: {
 }): RunMaxima {
   const { maxima } = options;
   const asked = options.requested ?? {};
-  const preset = PRESETS[options.preset ?? "balanced"].limits;
+  const preset = PRESETS[options.preset ?? DEFAULT_PRESET].limits;
   const pick = (name: keyof RunMaxima, fallback: number) => Math.min(asked[name] ?? fallback, maxima[name]);
   return {
     maxSteps: pick("maxSteps", preset.maxSteps),
