@@ -2,8 +2,10 @@ import { dirname, resolve } from "node:path";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { resolveConfig } from "../config/resolve-config.js";
+import type { Ferret } from "../ferret.js";
 import type { IngestSummary } from "../ingest/ingest.js";
 import { evalSetTenant } from "../ingest/set-tenant.js";
+import type { PathWatcher } from "../ingest/watch/watch-path.js";
 import { InvalidInputError } from "../spec/errors.js";
 import { isWebUrl } from "../text/text-fragment.js";
 import { positiveNumber, wholeNumber } from "./flag-parsers.js";
@@ -23,6 +25,7 @@ interface IngestFlags extends GlobalOptions {
   maxPages?: number;
   hostIntervalMs?: number;
   allowPrivate?: boolean;
+  watch?: boolean;
 }
 
 function summaryText(s: IngestSummary): string {
@@ -44,8 +47,10 @@ export function ingestExitCode(s: IngestSummary, strict: boolean): number {
   return 0;
 }
 
-interface IngestJob {
+export interface IngestJob {
   path: string;
+  /** The config file's `watch` for the source. */
+  watch?: boolean;
   source?: string;
   description?: string;
   acl?: string[];
@@ -59,7 +64,10 @@ const roles = (acl: string | undefined) =>
     .filter(Boolean);
 
 /** What to ingest: the PATH with the flags, or else every source of the config file (paths relative to it). */
-function ingestJobs(path: string | undefined, flags: IngestFlags): IngestJob[] {
+export function ingestJobs(
+  path: string | undefined,
+  flags: GlobalOptions & { tenant?: string } & Pick<IngestFlags, "source" | "description" | "acl">,
+): IngestJob[] {
   if (path !== undefined) {
     return [
       { path, source: flags.source, description: flags.description, acl: roles(flags.acl), tenant: flags.tenant },
@@ -80,6 +88,7 @@ function ingestJobs(path: string | undefined, flags: IngestFlags): IngestJob[] {
     description: s.description,
     acl: s.acl,
     tenant: s.tenant ?? flags.tenant,
+    watch: s.watch,
   }));
 }
 
@@ -108,6 +117,37 @@ function mergeSummaries(list: IngestSummary[]): IngestSummary {
   return total;
 }
 
+/** Watches every folder or file job until SIGINT or SIGTERM, printing each re-ingest that changed something. */
+async function watchUntilStopped(ferret: Ferret, jobs: IngestJob[], flags: IngestFlags): Promise<void> {
+  const watchers: PathWatcher[] = [];
+  try {
+    for (const job of jobs.filter((j) => !isWebUrl(j.path))) {
+      watchers.push(
+        await ferret.watch(job.path, {
+          source: job.source,
+          description: job.description,
+          acl: job.acl,
+          tenant: job.tenant ?? evalSetTenant(job.path),
+          workers: flags.workers,
+          onIngest: (summary, changed) => {
+            if (changed.length === 0 || summary.added + summary.updated + summary.removed + summary.failed.length === 0)
+              return;
+            print(summary, flags.json, () => summaryText(summary));
+          },
+          onError: (error) => process.stderr.write(`watch: ${(error as Error).message}\n`),
+        }),
+      );
+    }
+    if (!flags.json) process.stderr.write(`watching ${watchers.length} path(s); Ctrl-C stops\n`);
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", () => resolve());
+      process.once("SIGTERM", () => resolve());
+    });
+  } finally {
+    for (const watcher of watchers) await watcher.close();
+  }
+}
+
 export function ingestCommand(program: Command, setExit: (code: number) => void): void {
   usesGlobalOptions(
     program
@@ -130,7 +170,11 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
       .option("--depth <n>", "follow same-site links this many levels from the URL (default 0)", wholeNumber(0, 10))
       .option("--max-pages <n>", "fetch at most this many pages (default 100)", wholeNumber(1, 100_000))
       .option("--host-interval-ms <n>", "time between requests to one host (default 1000)", wholeNumber(0, 600_000))
-      .option("--allow-private", "fetch private, loopback and link-local addresses too"),
+      .option("--allow-private", "fetch private, loopback and link-local addresses too")
+      .option(
+        "--watch",
+        "after ingesting, keep watching: changed files are re-ingested, deleted ones removed (Ctrl-C stops)",
+      ),
   ).action(async (path: string | undefined, flags: IngestFlags) => {
     const jobs = ingestJobs(path, flags);
     const ferret = await openFerret(flags, "create");
@@ -182,6 +226,7 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
       const summary = summaries.length === 1 ? summaries[0]! : mergeSummaries(summaries);
       print(summary, flags.json, () => summaryText(summary));
       setExit(ingestExitCode(summary, flags.strict === true));
+      if (flags.watch) await watchUntilStopped(ferret, jobs, flags);
     } finally {
       bar?.stop();
       await ferret.close();

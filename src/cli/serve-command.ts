@@ -1,10 +1,14 @@
 import type { Command } from "commander";
 import pino from "pino";
 import { resolveConfig } from "../config/resolve-config.js";
+import type { Ferret } from "../ferret.js";
+import type { PathWatcher } from "../ingest/watch/watch-path.js";
 import { serveMcpStdio } from "../mcp/stdio.js";
 import { resolveServeConfig, type ServeConfig } from "../server/config.js";
 import { startServer } from "../server/serve.js";
+import { isWebUrl } from "../text/text-fragment.js";
 import { collectWith, oneOf, positiveNumber, wholeNumber } from "./flag-parsers.js";
+import { ingestJobs } from "./ingest-command.js";
 import { type GlobalOptions, openFerret, usesGlobalOptions } from "./options.js";
 import { parsePrincipal } from "./principal.js";
 
@@ -22,6 +26,36 @@ interface ServeFlags extends GlobalOptions {
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** The config file's sources marked `watch: true`, kept ingested while the server runs (each change logged). */
+async function watchConfigSources(ferret: Ferret, flags: GlobalOptions, logger: pino.Logger): Promise<PathWatcher[]> {
+  const config = resolveConfig({ flags: { ...flags }, env: process.env });
+  if (!config.file || !(config.content.sources ?? []).some((s) => s.watch)) return [];
+  const watchers: PathWatcher[] = [];
+  for (const job of ingestJobs(undefined, flags).filter((j) => j.watch && !isWebUrl(j.path))) {
+    watchers.push(
+      await ferret.watch(job.path, {
+        source: job.source,
+        description: job.description,
+        acl: job.acl,
+        tenant: job.tenant,
+        onIngest: (summary, changed) =>
+          logger.info(
+            {
+              sources: summary.sources,
+              added: summary.added,
+              updated: summary.updated,
+              removed: summary.removed,
+              changed: changed.length,
+            },
+            "watched source ingested",
+          ),
+        onError: (error) => logger.error({ err: error, path: job.path }, "watched source ingest failed"),
+      }),
+    );
+  }
+  return watchers;
+}
 
 /** `ferret serve`: the HTTP API and `/mcp`, until SIGTERM or SIGINT (then a graceful stop). */
 export function serveCommand(program: Command): void {
@@ -65,13 +99,22 @@ export function serveCommand(program: Command): void {
       await ferret.close();
       throw error;
     }
+    let watchers: PathWatcher[];
+    try {
+      watchers = await watchConfigSources(ferret, flags, logger);
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         logger.info({ signal }, "signal received");
-        server.close().then(resolve, (error: unknown) => {
-          logger.error({ err: error }, "shutdown failed");
-          resolve();
-        });
+        Promise.all(watchers.map((w) => w.close()))
+          .then(() => server.close())
+          .then(resolve, (error: unknown) => {
+            logger.error({ err: error }, "shutdown failed");
+            resolve();
+          });
       };
       process.once("SIGTERM", () => stop("SIGTERM"));
       process.once("SIGINT", () => stop("SIGINT"));

@@ -47,6 +47,10 @@ export const sourceEntrySchema = z
     description: z.string().max(2000).optional().describe("what the source holds; the agent routes by it"),
     acl: z.array(z.string().min(1)).optional().describe("roles allowed to read it (empty: everyone in the tenant)"),
     tenant: z.string().min(1).optional().describe("tenant to ingest for"),
+    watch: z
+      .boolean()
+      .optional()
+      .describe("keep it ingested while `ferret serve` runs: changed files are re-ingested, deleted ones removed"),
   })
   .strict();
 
