@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFerret } from "../../ferret.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
 import { setScope } from "./db.js";
-import { clusterAvailable, SERVER_START_MS, startCluster, type TestServer } from "./test-servers.js";
+import { clusterAvailable, SERVER_MS, startCluster, stopServers, type TestServer } from "./test-servers.js";
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli", "main.ts");
 const SOURCE = "ledger";
@@ -75,11 +75,11 @@ describe.skipIf(!clusterAvailable())(
         await ferret.close();
       }
       server = await startCluster();
-    }, SERVER_START_MS);
+    }, SERVER_MS.start);
     afterAll(async () => {
-      await server?.stop();
+      await stopServers([server ? Promise.resolve(server) : undefined]);
       rmSync(dir, { recursive: true, force: true });
-    });
+    }, SERVER_MS.stop);
 
     it("both finish and every document and chunk is there once", async () => {
       expect(expected.documents).toBe(FILES);
