@@ -7,7 +7,7 @@ const ts = [
   "/** Steeps leaves; the brace in this string is not a block: '{'. */", // 3
   "export function steep(minutes: number): string {", // 4
   '  const note = "}{";', // 5
-  "  return `steeped ${minutes}`;", // 6
+  "  return 'steeped ' + minutes;", // 6
   "}", // 7
   "", // 8
   "export class Teapot {", // 9
