@@ -5,6 +5,7 @@ import { loadDocx } from "./docx.js";
 import { loadHtml } from "./html.js";
 import { loadJson } from "./json.js";
 import { loadJsonl } from "./jsonl.js";
+import { loadEml, loadMbox } from "./mail.js";
 import { loadMarkdown } from "./md.js";
 import { loadPdf } from "./pdf.js";
 import { loadPptx } from "./pptx.js";
@@ -51,6 +52,8 @@ export const BUILTIN_LOADERS: readonly LoaderRegistration[] = [
     text: false,
   },
   { name: "code", extensions: [...BRACE_EXTENSIONS, ...INDENT_EXTENSIONS], load: loadCode, text: true },
+  { name: "eml", extensions: ["eml"], mediaTypes: ["message/rfc822"], load: loadEml, text: false },
+  { name: "mbox", extensions: ["mbox"], mediaTypes: ["application/mbox"], load: loadMbox, text: false },
   { name: "csv", extensions: ["csv"], mediaTypes: ["text/csv"], load: loadCsv, text: true },
   { name: "json", extensions: ["json"], mediaTypes: ["application/json"], load: loadJson, text: true },
   {
