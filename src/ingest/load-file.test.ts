@@ -16,7 +16,13 @@ describe("loadFile", () => {
     const big = await loadFile({ ...at("handbook.md"), limits: { maxFileBytes: 100 } });
     expect(big.kind).toBe("skipped");
     expect(big.kind === "skipped" && big.reason).toMatch(/over the 100-byte limit/);
-    expect(await loadFile(at("fixtures.ts"))).toEqual({ kind: "skipped", reason: "unsupported file type" });
+    const dir = await mkdtemp(join(tmpdir(), "ferret-unsupported-"));
+    await writeFile(join(dir, "drawing.svgz"), "not a format ferret reads");
+    expect(await loadFile({ absPath: join(dir, "drawing.svgz"), relPath: "drawing.svgz" })).toEqual({
+      kind: "skipped",
+      reason: "unsupported file type",
+    });
+    await rm(dir, { recursive: true, force: true });
   });
 
   it("reports malformed, corrupt and encrypted files as failures naming the file", async () => {

@@ -77,7 +77,13 @@ export async function loadFile(options: {
       const binary = binaryReason(bytes);
       if (binary) return { kind: "skipped", reason: binary };
     }
-    const result = await entry.load({ bytes, relPath, tableName: options.tableName, limits, loaders: options.loaders });
+    const result = await entry.load({
+      bytes,
+      relPath,
+      tableName: options.tableName,
+      limits,
+      loaders: options.loaders ?? defaultLoaders,
+    });
     return { kind: "loaded", ...result };
   } catch (error) {
     if (error instanceof LimitExceededError) return { kind: "skipped", reason: error.message };

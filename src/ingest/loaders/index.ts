@@ -1,9 +1,11 @@
 import { createLoaderRegistry, type LoaderRegistration, type LoaderRegistry } from "../loader-registry.js";
+import { BRACE_EXTENSIONS, INDENT_EXTENSIONS, loadCode } from "./code.js";
 import { loadCsv } from "./csv.js";
 import { loadDocx } from "./docx.js";
 import { loadHtml } from "./html.js";
 import { loadJson } from "./json.js";
 import { loadJsonl } from "./jsonl.js";
+import { loadEml, loadMbox } from "./mail.js";
 import { loadMarkdown } from "./md.js";
 import { loadPdf } from "./pdf.js";
 import { loadPptx } from "./pptx.js";
@@ -49,6 +51,9 @@ export const BUILTIN_LOADERS: readonly LoaderRegistration[] = [
     load: loadPptx,
     text: false,
   },
+  { name: "code", extensions: [...BRACE_EXTENSIONS, ...INDENT_EXTENSIONS], load: loadCode, text: true },
+  { name: "eml", extensions: ["eml"], mediaTypes: ["message/rfc822"], load: loadEml, text: false },
+  { name: "mbox", extensions: ["mbox"], mediaTypes: ["application/mbox"], load: loadMbox, text: false },
   { name: "csv", extensions: ["csv"], mediaTypes: ["text/csv"], load: loadCsv, text: true },
   { name: "json", extensions: ["json"], mediaTypes: ["application/json"], load: loadJson, text: true },
   {
@@ -79,4 +84,16 @@ export function loaderFor(fileName: string): LoaderRegistration | undefined {
 /** Extensions of the built-in loaders. */
 export const SUPPORTED_EXTENSIONS = createLoaderRegistry(BUILTIN_LOADERS).extensions();
 
-export { loadCsv, loadDocx, loadHtml, loadJson, loadJsonl, loadMarkdown, loadPdf, loadPptx, loadText, loadXlsx };
+export {
+  loadCode,
+  loadCsv,
+  loadDocx,
+  loadHtml,
+  loadJson,
+  loadJsonl,
+  loadMarkdown,
+  loadPdf,
+  loadPptx,
+  loadText,
+  loadXlsx,
+};
