@@ -65,3 +65,12 @@ describe("extractEntities on hostile text", () => {
     ]);
   });
 });
+
+describe("contractions", () => {
+  it("does not take a contracted question word for part of a name", () => {
+    const names = extractEntities("What's Pavo Quill's badge number? Who's Lina Marsh?").map((e) => e.text);
+    expect(names).toContain("Pavo Quill");
+    expect(names).toContain("Lina Marsh");
+    expect(names.some((n) => /What|Who/.test(n))).toBe(false);
+  });
+});

@@ -42,8 +42,14 @@ const NOT_NAMES = new Set(
 const NAME_WORD = /^(?:[A-Z][\p{L}\p{N}'’.-]*|[A-Z]{2,}|\d+)$/u;
 /** A capitalised word of a name: "Okafor", "R5", "Jean-Luc"; not an identifier such as "AR-2002". */
 function isNameWord(word: string): boolean {
-  return NAME_WORD.test(word) && !(/\d/.test(word) && word.includes("-")) && !NOT_NAMES.has(word);
+  return NAME_WORD.test(word) && !(/\d/.test(word) && word.includes("-")) && !NOT_NAMES.has(uncontracted(word));
 }
+
+/** A word without an English contraction ("What's" -> "What", "Who'd" -> "Who"): a question word, not a name. */
+function uncontracted(word: string): string {
+  return word.replace(CONTRACTION, "");
+}
+const CONTRACTION = /['’](?:s|re|ll|d|ve|m)$/;
 
 const CONNECTORS = new Set(["of", "the", "&", "de", "von", "van", "der", "la", "le", "du", "y"]);
 

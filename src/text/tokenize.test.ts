@@ -21,6 +21,15 @@ describe("tokenize", () => {
 
   it("drops stop words from queries and normalises case", () => {
     expect(queryTerms("What is the Refund timeout?")).toEqual(["refund", "timeout"]);
+    expect(queryTerms("Which perks do band A and band B members get?")).toEqual([
+      "perks",
+      "band",
+      "a",
+      "b",
+      "members",
+      "get",
+    ]);
+    expect(queryTerms("A crane is a machine")).toEqual(["crane", "machine"]);
     expect(searchText("POST /v2/refunds")).toBe("post v2 refunds");
   });
 

@@ -98,10 +98,33 @@ const STOPWORDS = new Set(
 export function queryTerms(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
+  const labels = classLabels(text);
   for (const term of terms(text)) {
-    if (STOPWORDS.has(term) || seen.has(term)) continue;
+    if ((STOPWORDS.has(term) && !labels.has(term)) || seen.has(term)) continue;
     seen.add(term);
     out.push(term);
+  }
+  return out;
+}
+
+/**
+ * Single capital letters that label a class after a word ("tier A", "Klasse B", "plan C"): kept as query
+ * terms although "a" is a stop word. A capital at the text's start ("A driver ...") is an article.
+ */
+function classLabels(text: string): Set<string> {
+  const out = new Set<string>();
+  let previous: Word | undefined;
+  for (const w of words(text)) {
+    if (
+      previous &&
+      /^\p{Lu}$/u.test(w.word) &&
+      w.word !== "I" &&
+      /^\p{L}{2,}$/u.test(previous.word) &&
+      /^\s+$/.test(text.slice(previous.end, w.start))
+    ) {
+      out.add(normalise(w.word));
+    }
+    previous = w;
   }
   return out;
 }

@@ -72,3 +72,16 @@ describe("coverConstraints", () => {
     expect(share).toBeLessThan(1);
   });
 });
+
+describe("lettered classes", () => {
+  it("reads a class letter after a word, and a near miss when the evidence names only other letters", () => {
+    expect(kinds("What discount do members in band C receive?")).toContain("class:band c");
+    expect(kinds("Can I park here?").some((k) => k.startsWith("class"))).toBe(false);
+    const asked = constraintsOf("What discount do members in band C receive?");
+    const miss = coverConstraints(asked, "Band: A. Discount: 5%. Members in band B get 8%.");
+    expect(miss.nearMiss).toEqual([
+      { constraint: expect.objectContaining({ kind: "class" }), found: ["band A", "band B"] },
+    ]);
+    expect(coverConstraints(asked, "Members in band C get 12%.").nearMiss).toEqual([]);
+  });
+});

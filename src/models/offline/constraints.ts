@@ -8,7 +8,7 @@ import { extractEntities, mentions } from "../../text/entities.js";
 import { fold, termSet } from "../../text/overlap.js";
 import { languageOf } from "./question-cues.js";
 
-export type ConstraintKind = "year" | "quarter" | "month" | "version" | "identifier" | "name" | "number";
+export type ConstraintKind = "year" | "quarter" | "month" | "version" | "class" | "identifier" | "name" | "number";
 
 export interface Constraint {
   kind: ConstraintKind;
@@ -23,6 +23,7 @@ export const CONSTRAINT_WEIGHT: Record<ConstraintKind, number> = {
   year: 1,
   quarter: 1,
   version: 1,
+  class: 1,
   identifier: 1,
   name: 1,
   month: 0.5,
@@ -30,7 +31,24 @@ export const CONSTRAINT_WEIGHT: Record<ConstraintKind, number> = {
 };
 
 /** Kinds whose other values in the evidence make a near miss (evidence about another period or version). */
-const EXCLUSIVE: ReadonlySet<ConstraintKind> = new Set(["year", "quarter", "version"]);
+const EXCLUSIVE: ReadonlySet<ConstraintKind> = new Set(["year", "quarter", "version", "class"]);
+
+/** A lettered class after a lower-case word in a question ("tier D", "Klasse B"); not the pronoun "I". */
+const CLASS_ASKED = /(?<![\p{L}\p{N}])(\p{Ll}{3,})\s+(?!I\b)(\p{Lu})(?![\p{L}\p{N}'’-])/gu;
+/** A lettered class in evidence, written "tier D", "Tier: D" or "tier-D". */
+const CLASS_FOUND = /(?<![\p{L}\p{N}])(\p{L}{3,})[ \t]*[:：-]?[ \t]*(\p{Lu})(?![\p{L}\p{N}'’-])/gu;
+
+/** Lettered classes of a text, by their class word (lower-cased): "tier" -> {A, B}. */
+function classesIn(text: string, pattern: RegExp): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const m of text.matchAll(pattern)) {
+    const word = m[1]!.toLowerCase();
+    const set = out.get(word) ?? new Set<string>();
+    set.add(m[2]!);
+    out.set(word, set);
+  }
+  return out;
+}
 
 const YEAR = /(?<![\d.,])(?:19|20)\d{2}(?![\d.,]\d)/g;
 /** "v2.4", "V3", "2.4.1"; not a path segment ("/v2/refunds"), which names an endpoint, not a version. */
@@ -114,6 +132,9 @@ export function constraintsOf(question: string): Constraint[] {
   for (const m of monthsIn(question, true)) add("month", `M${m}`, MONTHS[m - 1]![0]!);
   const versions = versionsIn(question);
   for (const v of versions) add("version", v, v);
+  for (const [word, letters] of classesIn(question, CLASS_ASKED)) {
+    for (const letter of letters) add("class", `${word} ${letter.toLowerCase()}`, `${word} ${letter}`);
+  }
   const covered: string[] = [];
   const cjk = CJK_CHAR.test(question);
   if (cjk) {
@@ -176,6 +197,10 @@ function holds(c: Constraint, text: string, terms: Set<string>, facts: EvidenceF
       return facts.months.has(Number(c.value.slice(1))) ? 1 : 0;
     case "version":
       return facts.versions.has(c.value) ? 1 : 0;
+    case "class": {
+      const [word, letter] = c.text.split(" ") as [string, string];
+      return facts.classes.get(word)?.has(letter) ? 1 : 0;
+    }
     case "identifier":
       return mentions(text, c.text) ? 1 : 0;
     case "name": {
@@ -195,6 +220,7 @@ interface EvidenceFacts {
   quarters: Set<number>;
   months: Set<number>;
   versions: Set<string>;
+  classes: Map<string, Set<string>>;
   numbers: Set<string>;
 }
 
@@ -206,6 +232,7 @@ function factsOf(text: string): EvidenceFacts {
     quarters: quartersIn(text),
     months,
     versions: versionsIn(text),
+    classes: classesIn(text, CLASS_FOUND),
     numbers: new Set([...text.matchAll(NUMBER)].map((m) => m[0].replace(",", "."))),
   };
 }
@@ -235,7 +262,9 @@ export function coverConstraints(constraints: readonly Constraint[], evidence: s
         ? [...facts.years]
         : c.kind === "quarter"
           ? [...facts.quarters].map((q) => `Q${q}`)
-          : [...facts.versions];
+          : c.kind === "class"
+            ? [...(facts.classes.get(c.text.split(" ")[0]!) ?? [])].map((l) => `${c.text.split(" ")[0]} ${l}`)
+            : [...facts.versions];
     if (found.length > 0) nearMiss.push({ constraint: c, found: found.sort() });
   }
   return { share: total === 0 ? 1 : got / total, missing, nearMiss };
