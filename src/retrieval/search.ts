@@ -4,6 +4,7 @@ import type { ScoredChunk, SearchFilter, StoreV1 } from "../spec/store.js";
 import { queryTerms } from "../text/tokenize.js";
 import { keywordConfidence } from "./calibrate.js";
 import { dedupeOverlapping } from "./dedupe.js";
+import { identityFirst } from "./identity.js";
 import type { RetrieveOptions, Retriever, SearchMode } from "./retriever.js";
 import { reciprocalRankFusion } from "./rrf.js";
 
@@ -75,7 +76,11 @@ export function createRetriever(options: CreateRetrieverOptions): Retriever {
         // Fuse on rank; a keyword-only hit's provisional score is its raw BM25, replaced below.
         ranked = reciprocalRankFusion([kw.map((p) => ({ ...p, score: 0 })), vec]);
       }
-      return calibrate(dedupeOverlapping(ranked).slice(0, k), wanted, raws);
+      // A document the query names by its own id (a record key, a file name) comes first: identity, not words.
+      const kept = dedupeOverlapping(ranked);
+      const ids = identityFirst(kept, query, false);
+      const calibrated = calibrate(ids.slice(0, k), wanted, raws);
+      return identityFirst(calibrated, query);
     },
   };
 }
