@@ -50,6 +50,13 @@ export function createRobotsRules(options: {
       const rules = await rulesFor(url);
       settled.set(url.origin, rules);
       const allowed = rules === "all" ? true : rules === "none" ? false : rules.isAllowed(url.href, options.userAgent);
+      if (rules === "none")
+        throw new AccessDeniedError(
+          `${url.href}: ${url.origin}/robots.txt could not be read, so the site is not crawled`,
+          {
+            url: url.href,
+          },
+        );
       if (allowed === false)
         throw new AccessDeniedError(`${url.href}: disallowed by ${url.origin}/robots.txt`, { url: url.href });
     },
