@@ -190,10 +190,7 @@ export function answerFromEvidence(
       !selfSufficient(part, chosen[0], kind, state.standaloneQuestion)
     ) {
       // After hops, the answer is the bridge's value asked about, then the sentence that led to it.
-      const pair = bridgedPair(part, all, state.standaloneQuestion, kind, {
-        fields: settings.hop.fieldBridges,
-        genericPenalty: settings.hop.genericPenalty,
-      });
+      const pair = bridgedPair(part, all, state.standaloneQuestion, kind);
       if (pair && supports([pair.answer, pair.anchor])) {
         chosen = [pair.answer, pair.anchor];
         anchor = pair.anchor;

@@ -3,7 +3,6 @@ import { coverage, termSet } from "../../text/overlap.js";
 import type { AnswerType, QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import { askedTerms, type Candidate } from "./candidates.js";
-import { fieldBridge } from "./field-bridge.js";
 import { newEntities } from "./route.js";
 
 /**
@@ -36,7 +35,6 @@ export function bridgedPair(
   all: readonly Candidate[],
   question: string,
   kind: AnswerType,
-  fields: { fields: boolean; genericPenalty: number } = { fields: false, genericPenalty: 0 },
 ): BridgedPair | undefined {
   if (part.entities.length === 0) return undefined;
   const asked = askedTerms(part);
@@ -45,9 +43,6 @@ export function bridgedPair(
   for (const anchor of all) {
     if (!part.entities.some((e) => mentions(anchor.quote, e) || mentions(anchor.title, e))) continue;
     const bridges = newEntities(anchor.quote, question);
-    const field = fields.fields ? fieldBridge(anchor.quote, question, part.terms, fields.genericPenalty) : undefined;
-    // A lower-case value of a field the question does not ask about (a status, a level) leads nowhere.
-    if (field && field.fit >= 0 && !bridges.includes(field.value)) bridges.push(field.value);
     if (bridges.length === 0) continue;
     const have = termSet(anchor.context);
     const rest = asked.filter((t) => !have.has(t));

@@ -6,8 +6,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
-import { unitBridges } from "./field-bridge.js";
-import { rankSources } from "./route.js";
+import { newEntities, rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
 import { describeCalls, sqlCalls, sqlCovers, sqlThought } from "./sql-steps.js";
 
@@ -74,6 +73,15 @@ export function anchored<P extends { title?: string; section?: string; text: str
   if (ids.length === 0) return { passages: [...passages], named: false };
   const named = passages.filter((p) => ids.some((e) => mentions(fullText(p), e)));
   return named.length > 0 ? { passages: named, named: true } : { passages: [...passages], named: false };
+}
+
+/** A `field: value` line of a record (a table row, a JSON line's fields). */
+const FIELD_LINE = /^\s*[\p{L}][\p{L}\d _-]{0,30}:\s+/u;
+
+/** Where a unit's names are: the value of a `field: value` line (the field's name is no entity), else all of it. */
+function valuePart(unit: string): string {
+  const field = FIELD_LINE.exec(unit);
+  return field ? unit.slice(field[0].length) : unit;
 }
 
 /**
@@ -143,14 +151,9 @@ async function bridges(
       // however few of the question's words it shares.
       const touch = Math.max(coverage(part.terms, unit), seeds.named ? settings.retrieval.anchorTouch : 0);
       if (touch === 0 && unit !== passage.title) continue;
-      const found = unitBridges(unit, state.standaloneQuestion, part.terms, {
-        fields: settings.hop.fieldBridges,
-        genericPenalty: settings.hop.genericPenalty,
-      });
-      for (const { value: entity, fit } of found) {
+      for (const entity of newEntities(valuePart(unit), state.standaloneQuestion)) {
         if (usedAlready(entity, used)) continue;
-        const score = touch + passage.score * 0.2 + about + fit * settings.hop.fieldFit;
-        scored.set(entity, Math.max(scored.get(entity) ?? Number.NEGATIVE_INFINITY, score));
+        scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2 + about));
       }
     }
   }

@@ -67,15 +67,6 @@ export interface HopSettings {
    * lowered citation precision (musique -0.03, hotpotqa -0.03): more hops, no better answers yet.
    */
   bridgeHead: boolean;
-  /**
-   * The value of a record's `field: value` line is a bridge even when it does not look like a name (a hub
-   * code, a lower-case carrier name): in a record, the field says it is a thing (field-bridge.ts).
-   */
-  fieldBridges: boolean;
-  /** Taken off a field bridge written in lower case only (a category, a level: many records share it). */
-  genericPenalty: number;
-  /** Weight of the share of a field name's words the question asks ("origin_hub" for "which hub"). */
-  fieldFit: number;
 }
 
 const HOP: HopSettings = {
@@ -85,9 +76,6 @@ const HOP: HopSettings = {
   bridgedAnswer: true,
   headQuery: true,
   bridgeHead: false,
-  fieldBridges: true,
-  genericPenalty: 0.3,
-  fieldFit: 0.3,
 };
 
 export interface AnswerSettings {
