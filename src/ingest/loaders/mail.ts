@@ -1,4 +1,4 @@
-import { type AddressObject, simpleParser } from "mailparser";
+import type { AddressObject } from "mailparser";
 import { InvalidInputError, LimitExceededError } from "../../spec/errors.js";
 import { parseDate } from "../fields.js";
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from "../limits.js";
@@ -9,6 +9,14 @@ import type { LoadedDocument, Loader } from "../types.js";
 const MAX_ATTACHMENTS = 20;
 /** Mail formats are not opened inside mail: a message attached to a message stays an attachment name. */
 const MAIL = new Set(["eml", "mbox"]);
+
+type Mailparser = typeof import("mailparser");
+let mailparser: Promise<Mailparser> | undefined;
+/** mailparser (and its MIME and HTML stack) is loaded on the first message, not in every parse worker at start. */
+const loadMailparser = (): Promise<Mailparser> => {
+  mailparser ??= import("mailparser");
+  return mailparser;
+};
 
 const addresses = (a: AddressObject | AddressObject[] | undefined) =>
   a === undefined ? undefined : (Array.isArray(a) ? a : [a]).map((x) => x.text).join(", ");
@@ -28,6 +36,7 @@ async function messageDocs(options: {
   warnings: string[];
 }): Promise<LoadedDocument[]> {
   const { raw, id, n, relPath, limits, warnings } = options;
+  const { simpleParser } = await loadMailparser();
   let mail: Awaited<ReturnType<typeof simpleParser>>;
   try {
     mail = await simpleParser(raw, { skipImageLinks: true, maxHtmlLengthToParse: limits.maxFileBytes });
