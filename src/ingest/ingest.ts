@@ -71,6 +71,22 @@ export interface IngestSummary {
   ms: number;
 }
 
+/** A summary with nothing counted yet, for the given sources (file, web and in-memory ingest all start here). */
+export function emptyIngestSummary(sources: string[] = []): IngestSummary {
+  return {
+    sources,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    removed: 0,
+    failed: [],
+    skipped: [],
+    warnings: [],
+    chunks: 0,
+    ms: 0,
+  };
+}
+
 /** Stored hashes grouped by the file part of the id (`<path>` or `<path>#<key>`), for handing each file its own. */
 function byFile(hashes: Map<string, string>): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
@@ -182,18 +198,7 @@ async function ingestWith(
   const batchSize = Math.max(1, options.batchSize ?? 64);
   const batchChars = Math.max(1, options.batchChars ?? DEFAULT_BATCH_CHARS);
   const progress = options.onProgress ?? (() => undefined);
-  const summary: IngestSummary = {
-    sources: [],
-    added: 0,
-    updated: 0,
-    unchanged: 0,
-    removed: 0,
-    failed: [],
-    skipped: [],
-    warnings: [],
-    chunks: 0,
-    ms: 0,
-  };
+  const summary = emptyIngestSummary();
   const plans = await planSources(options);
 
   for (const plan of plans) {

@@ -1,6 +1,6 @@
 /** In-memory documents into a store, through the same chunking, hashing and embedding as ingested files. */
 
-import type { IngestSummary } from "../ingest/ingest.js";
+import { emptyIngestSummary, type IngestSummary } from "../ingest/ingest.js";
 import { prepareDocument } from "../ingest/pool/parse-file.js";
 import type { ChunkRecord } from "../spec/document.js";
 import { AccessDeniedError, InvalidInputError } from "../spec/errors.js";
@@ -73,18 +73,7 @@ export async function addDocuments(options: {
     group.push(doc);
     groups.set(source, group);
   }
-  const summary: IngestSummary = {
-    sources: [],
-    added: 0,
-    updated: 0,
-    unchanged: 0,
-    removed: 0,
-    failed: [],
-    skipped: [],
-    warnings: [],
-    chunks: 0,
-    ms: 0,
-  };
+  const summary = emptyIngestSummary();
   // Every source of the tenant, readable or not: one the principal cannot read is not written into.
   const all = await store.listSources({ tenant: principal.tenant, user: principal.user, roles: ["*"] });
   for (const [source, docs] of groups) {

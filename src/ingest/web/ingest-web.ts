@@ -8,7 +8,7 @@ import { FerretError, LimitExceededError } from "../../spec/errors.js";
 import { DEFAULT_TENANT } from "../../spec/principal.js";
 import type { StoreV1 } from "../../spec/store.js";
 import { decodeText } from "../decode.js";
-import type { IngestSummary } from "../ingest.js";
+import { emptyIngestSummary, type IngestSummary } from "../ingest.js";
 import { type IngestLimits, resolveLimits } from "../limits.js";
 import { loadHtml } from "../loaders/html.js";
 import { prepareDocument } from "../pool/parse-file.js";
@@ -193,18 +193,7 @@ export async function ingestWeb(options: WebIngestOptions): Promise<IngestSummar
       },
     });
   }
-  const summary: IngestSummary = {
-    sources: [source],
-    added: 0,
-    updated: 0,
-    unchanged: 0,
-    removed: 0,
-    failed: [],
-    skipped: [],
-    warnings: [],
-    chunks: 0,
-    ms: 0,
-  };
+  const summary = emptyIngestSummary([source]);
   const progress = options.onProgress ?? (() => undefined);
   try {
     await store.putSource({
