@@ -2,6 +2,7 @@ import { rerankEvidence } from "../retrieval/rerank.js";
 import type { Answer, StopReason } from "../spec/answer.js";
 import type { AnswerStreamV1, DraftAnswer } from "../spec/engine.js";
 import type { TraceEvent } from "../spec/trace.js";
+import { addCitationLocators } from "./citation-locator.js";
 import { checkCitations, renderClaim } from "./citations.js";
 import { refusal } from "./refusal.js";
 import type { Outcome, RunContext } from "./run-context.js";
@@ -112,7 +113,12 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
   return {
     status: draft.status === "partial" ? "partial" : "answered",
     text: check.text,
-    citations: check.citations,
+    citations: await addCitationLocators({
+      citations: check.citations,
+      evidence: state.evidence,
+      store: run.options.store,
+      principal: run.options.principal,
+    }),
     stopReason: stopReasonFor(end.reason, false),
     ...(draft.status === "partial" && draft.reason ? { reason: draft.reason } : {}),
     ...(check.unsupported.length > 0 ? { unsupported: check.unsupported } : {}),

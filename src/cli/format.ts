@@ -69,7 +69,8 @@ export function formatAnswer(answer: Answer): string {
     lines.push("", "Sources:");
     for (const c of answer.citations) {
       // A web page's citation is a link that opens the page at the quoted sentence.
-      const where = c.url ?? c.docId;
+      // Other documents name the place to look: page, sheet range, slide, lines or message.
+      const where = c.url ?? (c.locator ? `${c.docId} (${c.locator})` : c.docId);
       lines.push(`  [${c.n}] ${where}: “${oneLine(c.quote, 120)}”`);
     }
   }

@@ -32,6 +32,7 @@ const ASK_OUTPUT = {
       source: z.string(),
       quote: z.string(),
       url: z.string().optional(),
+      locator: z.string().optional(),
     }),
   ),
   runId: z.string(),

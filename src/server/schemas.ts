@@ -96,6 +96,8 @@ export const CitationSchema = z
     source: z.string(),
     quote: z.string(),
     url: z.string().optional(),
+    /** Where to look in the document: `page 3`, `Sheet1!A3:D3`, `slide 2`, `lines 10-42`, `message 4`. */
+    locator: z.string().optional(),
   })
   .openapi("Citation");
 

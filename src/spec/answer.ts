@@ -33,6 +33,11 @@ export interface Citation {
   quote: string;
   /** For a web page: its URL with a text fragment (`#:~:text=`) that opens it at the quoted sentence. */
   url?: string;
+  /**
+   * Where to look in the document, as its loader names it: `page 3` (PDF), `Sheet1!A3:D3` (spreadsheet row),
+   * `slide 2`, `lines 10-42` (code), `message 4` (e-mail). Absent when the document has no such place.
+   */
+  locator?: string;
 }
 
 export interface Usage {
