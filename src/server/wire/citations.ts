@@ -8,6 +8,10 @@ export interface CitationSpan {
   source: string;
   title?: string;
   quote: string;
+  /** Where to look in the document (`page 3`, `Sheet1!A3:D3`, `slide 2`, `lines 6-9`, `message 2`). */
+  locator?: string;
+  /** A web page's address with a text fragment of the quote. */
+  url?: string;
   /** The cited passage's text, so a client can show the quote in place. */
   passageText: string;
   /** `passageText.slice(start, end)` is the quoted span; null when it cannot be placed. */
@@ -34,6 +38,8 @@ export function citationSpans(answer: Pick<Answer, "citations" | "evidence">): C
       source: c.source,
       ...(item?.title ? { title: item.title } : {}),
       quote: c.quote,
+      ...(c.locator ? { locator: c.locator } : {}),
+      ...(c.url ? { url: c.url } : {}),
       passageText: item?.text ?? "",
       passage: span ?? null,
       document: span && base !== undefined ? { start: base + span.start, end: base + span.end } : null,

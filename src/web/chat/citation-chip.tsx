@@ -73,7 +73,10 @@ export function CitationChip({ n, citation }: { n: number; citation: CitationSpa
           <span className="card-head">
             <span className="badge">{citation.source}</span> <strong>{citation.title ?? citation.docId}</strong>
           </span>
-          <span className="card-doc">{citation.docId}</span>
+          <span className="card-doc">
+            {citation.docId}
+            {citation.locator ? ` · ${citation.locator}` : ""}
+          </span>
           <HighlightedPassage citation={citation} />
           <span className="card-foot">
             <span className={citation.passage ? "ok" : "warn"}>
@@ -82,6 +85,11 @@ export function CitationChip({ n, citation }: { n: number; citation: CitationSpa
                 : "quote verified, but its place in the passage is unknown"}
             </span>
             <a href={docHref(citation.source, citation.docId, citation.document)}>Open the document here</a>
+            {citation.url ? (
+              <a href={citation.url} target="_blank" rel="noopener noreferrer">
+                Open the page
+              </a>
+            ) : null}
           </span>
         </span>
       )}

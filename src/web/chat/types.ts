@@ -29,6 +29,8 @@ export interface CitationSpan {
   source: string;
   title?: string;
   quote: string;
+  locator?: string;
+  url?: string;
   passageText: string;
   passage: { start: number; end: number } | null;
   document: { start: number; end: number } | null;
