@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createFerret } from "../../ferret.js";
 import { InvalidInputError } from "../../spec/errors.js";
 import { defaultLoaders } from "./index.js";
 import { loadEml, loadMbox, mboxStarts } from "./mail.js";
@@ -50,6 +54,27 @@ describe("mail loaders", () => {
     expect(msg?.text).toContain("Barrels are nearly full after the storm.");
     expect(attached.map((d) => d.id)).toEqual(["mail/levels.eml#1/bins.csv#B-4", "mail/levels.eml#1/bins.csv#B-5"]);
     expect(attached[1]?.text).toContain("litres: 45");
+    // The attached CSV is an SQL table too, keyed under its message.
+    expect(result.tables?.map((t) => [t.file, t.rows.length])).toEqual([["mail/levels.eml#1/bins.csv", 2]]);
+  });
+
+  it("ingests an attached CSV as a queryable table of the mail's source", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ferret-mail-"));
+    try {
+      writeFileSync(join(dir, "levels.eml"), message(3, "Rain barrel levels", "Barrels are nearly full.", true));
+      const ferret = await createFerret({ db: ":memory:" });
+      try {
+        await ferret.ingest(dir, { source: "mail" });
+        const [source] = await ferret.sources();
+        expect(source?.tables?.map((t) => t.columns.map((c) => c.name))).toEqual([
+          expect.arrayContaining(["bin", "litres"]),
+        ]);
+      } finally {
+        await ferret.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("splits an mbox on From_ lines into one document per message, in order", async () => {

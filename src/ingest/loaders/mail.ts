@@ -3,7 +3,7 @@ import { InvalidInputError, LimitExceededError } from "../../spec/errors.js";
 import { parseDate } from "../fields.js";
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from "../limits.js";
 import type { LoaderRegistry } from "../loader-registry.js";
-import type { LoadedDocument, Loader } from "../types.js";
+import type { LoadedDocument, LoadedTable, Loader } from "../types.js";
 
 /** Attachments read per message, at most; more are listed in a warning. */
 const MAX_ATTACHMENTS = 20;
@@ -34,7 +34,7 @@ async function messageDocs(options: {
   limits: IngestLimits;
   loaders?: LoaderRegistry;
   warnings: string[];
-}): Promise<LoadedDocument[]> {
+}): Promise<{ docs: LoadedDocument[]; tables: LoadedTable[] }> {
   const { raw, id, n, relPath, limits, warnings } = options;
   const { simpleParser } = await loadMailparser();
   let mail: Awaited<ReturnType<typeof simpleParser>>;
@@ -60,6 +60,7 @@ async function messageDocs(options: {
     `Subject: ${subject}`,
   ];
   const names = mail.attachments.map((a, i) => a.filename ?? `attachment-${i + 1}`);
+  const tables: LoadedTable[] = [];
   const docs: LoadedDocument[] = [
     {
       id,
@@ -91,20 +92,23 @@ async function messageDocs(options: {
         loaders: options.loaders,
       });
       for (const doc of loaded.docs) docs.push({ ...doc, metadata: { ...doc.metadata, message: n, attachment: name } });
+      // An attached CSV or workbook is a table too, keyed under its message like its row documents.
+      for (const table of [...(loaded.table ? [loaded.table] : []), ...(loaded.tables ?? [])])
+        tables.push({ ...table, file: table.file ?? `${id}/${name}` });
       for (const w of loaded.warnings) warnings.push(`message ${n}, attachment ${name}: ${w}`);
     } catch (cause) {
       if (!(cause instanceof InvalidInputError || cause instanceof LimitExceededError)) throw cause;
       warnings.push(`message ${n}, attachment ${name}: ${cause.message}`);
     }
   }
-  return docs;
+  return { docs, tables };
 }
 
 /** An `.eml` file: one message, `<path>#1` (see `messageDocs`). */
 export const loadEml: Loader = async ({ bytes, relPath, limits, loaders }) => {
   const warnings: string[] = [];
   const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const docs = await messageDocs({
+  const { docs, tables } = await messageDocs({
     raw,
     id: `${relPath}#1`,
     n: 1,
@@ -113,7 +117,7 @@ export const loadEml: Loader = async ({ bytes, relPath, limits, loaders }) => {
     loaders,
     warnings,
   });
-  return { docs, warnings };
+  return { docs, tables, warnings };
 };
 
 /**
@@ -139,22 +143,23 @@ export const loadMbox: Loader = async ({ bytes, relPath, limits, loaders }) => {
     });
   const warnings: string[] = [];
   const docs: LoadedDocument[] = [];
+  const tables: LoadedTable[] = [];
   for (const [i, start] of starts.entries()) {
     const end = starts[i + 1] ?? raw.length;
     const lineEnd = raw.indexOf(0x0a, start);
     const body = raw.subarray(lineEnd < 0 || lineEnd > end ? end : lineEnd + 1, end);
     const n = i + 1;
-    docs.push(
-      ...(await messageDocs({
-        raw: body,
-        id: `${relPath}#${n}`,
-        n,
-        relPath,
-        limits: limits ?? DEFAULT_INGEST_LIMITS,
-        loaders,
-        warnings,
-      })),
-    );
+    const message = await messageDocs({
+      raw: body,
+      id: `${relPath}#${n}`,
+      n,
+      relPath,
+      limits: limits ?? DEFAULT_INGEST_LIMITS,
+      loaders,
+      warnings,
+    });
+    docs.push(...message.docs);
+    tables.push(...message.tables);
   }
-  return { docs, warnings };
+  return { docs, tables, warnings };
 };
