@@ -36,7 +36,7 @@ if [ -d node_modules/onnxruntime-node ] && [ ${#extra[@]} -eq 0 ]; then
   echo "FAIL: onnxruntime-node was installed without the optional model runtime" >&2
   exit 1
 fi
-for optional in pdfjs-dist usearch; do
+for optional in pdfjs-dist usearch exceljs; do
   if [ -d "node_modules/$optional" ]; then
     echo "FAIL: the optional peer dependency $optional was installed" >&2
     exit 1

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MissingDependencyError } from "../spec/errors.js";
-import { importPdfJs, isMissing, type PdfJs, requireUsearch } from "./optional-import.js";
+import { importExcelJs, importPdfJs, isMissing, type PdfJs, requireUsearch } from "./optional-import.js";
 
 /** The error node raises for a package that is not installed (ESM import or CommonJS require). */
 function notFound(name: string, code: "ERR_MODULE_NOT_FOUND" | "MODULE_NOT_FOUND"): Error {
@@ -31,6 +31,17 @@ describe("optional packages", () => {
     expect((error as MissingDependencyError).packageName).toBe("pdfjs-dist");
     expect((error as Error).message).toBe(
       "ingesting PDF files needs the optional package pdfjs-dist, which is not installed: run `npm install pdfjs-dist` (or leave PDF files out of the source).",
+    );
+  });
+
+  it("a workbook without exceljs names the package and the command that installs it", async () => {
+    const error = await importExcelJs("ingesting .xlsx files", () =>
+      Promise.reject(notFound("exceljs", "ERR_MODULE_NOT_FOUND")),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MissingDependencyError);
+    expect((error as MissingDependencyError).packageName).toBe("exceljs");
+    expect((error as Error).message).toBe(
+      "ingesting .xlsx files needs the optional package exceljs, which is not installed: run `npm install exceljs` (or leave .xlsx files out of the source).",
     );
   });
 

@@ -5,11 +5,14 @@ import { MissingDependencyError } from "../spec/errors.js";
 export const TRANSFORMERS = "@huggingface/transformers";
 /** The PDF reader: an optional peer dependency, loaded on the first PDF ingested. */
 export const PDFJS = "pdfjs-dist";
+/** The spreadsheet reader: an optional peer dependency, loaded on the first workbook ingested. */
+export const EXCELJS = "exceljs";
 /** The HNSW index of large SQLite stores: an optional peer dependency; without it vector search is exact. */
 export const USEARCH = "usearch";
 
 export type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 export type Usearch = typeof import("usearch");
+export type ExcelJs = typeof import("exceljs");
 
 /**
  * Loads an optional package through `importer`. When the package itself is absent this throws
@@ -42,6 +45,15 @@ export function importPdfJs(
   importer: () => Promise<PdfJs> = () => import("pdfjs-dist/legacy/build/pdf.mjs"),
 ): Promise<PdfJs> {
   return importOptional({ name: PDFJS, feature, importer, instead: "or leave PDF files out of the source" });
+}
+
+/** Loads exceljs (its CommonJS default export); missing, it names the package to install. */
+export function importExcelJs(
+  feature: string,
+  importer: () => Promise<ExcelJs> = () =>
+    import("exceljs").then((m) => ((m as { default?: ExcelJs }).default ?? m) as ExcelJs),
+): Promise<ExcelJs> {
+  return importOptional({ name: EXCELJS, feature, importer, instead: "or leave .xlsx files out of the source" });
 }
 
 const requireHere = createRequire(import.meta.url);

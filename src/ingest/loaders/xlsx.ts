@@ -1,17 +1,20 @@
 import type { CellValue, Worksheet } from "exceljs";
 import { InvalidInputError, LimitExceededError } from "../../spec/errors.js";
+import { type ExcelJs, importExcelJs } from "../../util/optional-import.js";
 import { DEFAULT_INGEST_LIMITS } from "../limits.js";
 import { tableName } from "../table-name.js";
 import type { LoadedDocument, LoadedTable, Loader } from "../types.js";
 import { checkZip } from "../zip-guard.js";
 import { type Cell, recordTable } from "./record-table.js";
 
-type ExcelJs = typeof import("exceljs");
 let excel: Promise<ExcelJs> | undefined;
 
-/** exceljs is large: load it on the first workbook only. */
+/** exceljs is large and an optional peer dependency: load it on the first workbook only (missing, the error names it). */
 function loadExcelJs(): Promise<ExcelJs> {
-  excel ??= import("exceljs").then((m) => ((m as { default?: ExcelJs }).default ?? m) as ExcelJs);
+  excel ??= importExcelJs("ingesting .xlsx files").catch((error: unknown) => {
+    excel = undefined;
+    throw error;
+  });
   return excel;
 }
 
