@@ -12,6 +12,7 @@ import JSZip from "jszip";
 import PDFDocument from "pdfkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFerret, type Ferret } from "../src/index.js";
+import { html, startTestSite, type TestSite } from "../src/ingest/web/web-test-server.js";
 import type { Answer } from "../src/spec/answer.js";
 
 const P = 'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
@@ -107,9 +108,17 @@ function pdf(): Promise<Buffer> {
   });
 }
 
-describe("formats evaluation: citations lead to the sheet, slide, function, message and page", () => {
+const PAGE = `<!doctype html><html><head><title>Harbour ferries</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<main><h1>Harbour ferries</h1>
+<p>Timetables change with the seasons and are posted at each pier.</p>
+<p>The Saltmarsh ferry leaves Gullhaven pier every forty minutes from dawn until dusk.</p>
+</main><footer>Copyright the ferry board</footer></body></html>`;
+
+describe("formats evaluation: citations lead to the sheet, slide, function, message, page and URL", () => {
   let dir: string;
   let ferret: Ferret;
+  let site: TestSite;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "ferret-formats-"));
     const docs = join(dir, "docs");
@@ -122,8 +131,13 @@ describe("formats evaluation: citations lead to the sheet, slide, function, mess
     ferret = await createFerret({ db: join(dir, "ferret.db") });
     const summary = await ferret.ingest(docs);
     expect(summary.failed).toEqual([]);
+    // A web page from a server on loopback (private addresses are refused unless allowed).
+    site = await startTestSite({ "/ferries.html": html(PAGE) });
+    const web = await ferret.ingest(`${site.origin}/ferries.html`, { source: "web", web: { allowPrivate: true } });
+    expect(web.failed).toEqual([]);
   }, 120_000);
   afterAll(async () => {
+    await site?.close();
     await ferret?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -165,5 +179,16 @@ describe("formats evaluation: citations lead to the sheet, slide, function, mess
     expect(answer.status).toBe("answered");
     expect(answer.text).toContain("second week of October");
     expect(places(answer)).toEqual(["almanac.pdf @ page 2"]);
+  });
+
+  it("a web page: the URL, with a text fragment of the quote", async () => {
+    const answer = await ferret.ask("How often does the Saltmarsh ferry leave Gullhaven pier?");
+    expect(answer.status).toBe("answered");
+    expect(answer.text).toContain("every forty minutes");
+    const page = `${site.origin}/ferries.html`;
+    expect([...new Set(answer.citations.map((c) => c.docId))]).toEqual([page]);
+    expect(answer.citations[0]?.url).toMatch(
+      new RegExp(`^${page.replace(/[.]/g, "\\.")}#:~:text=The%20Saltmarsh%20ferry`),
+    );
   });
 });
