@@ -117,6 +117,18 @@ function mergeSummaries(list: IngestSummary[]): IngestSummary {
   return total;
 }
 
+/** What ingesting and watching a job share: its source, description, roles, tenant and parse workers. */
+function jobOptions(job: IngestJob, flags: IngestFlags) {
+  return {
+    source: job.source,
+    description: job.description,
+    acl: job.acl,
+    // An evaluation set is ingested for the tenant its questions name (FORMAT.md), unless told otherwise.
+    tenant: job.tenant ?? evalSetTenant(job.path),
+    workers: flags.workers,
+  };
+}
+
 /** Watches every folder or file job until SIGINT or SIGTERM, printing each re-ingest that changed something. */
 async function watchUntilStopped(ferret: Ferret, jobs: IngestJob[], flags: IngestFlags): Promise<void> {
   const watchers: PathWatcher[] = [];
@@ -124,11 +136,7 @@ async function watchUntilStopped(ferret: Ferret, jobs: IngestJob[], flags: Inges
     for (const job of jobs.filter((j) => !isWebUrl(j.path))) {
       watchers.push(
         await ferret.watch(job.path, {
-          source: job.source,
-          description: job.description,
-          acl: job.acl,
-          tenant: job.tenant ?? evalSetTenant(job.path),
-          workers: flags.workers,
+          ...jobOptions(job, flags),
           onIngest: (summary, changed) => {
             if (changed.length === 0 || summary.added + summary.updated + summary.removed + summary.failed.length === 0)
               return;
@@ -193,13 +201,8 @@ export function ingestCommand(program: Command, setExit: (code: number) => void)
         started = false;
         summaries.push(
           await ferret.ingest(job.path, {
-            source: job.source,
-            description: job.description,
-            acl: job.acl,
-            // An evaluation set is ingested for the tenant its questions name (FORMAT.md), unless told otherwise.
-            tenant: job.tenant ?? evalSetTenant(job.path),
+            ...jobOptions(job, flags),
             prune: flags.prune,
-            workers: flags.workers,
             web: {
               sitemap: flags.sitemap,
               depth: flags.depth,
