@@ -11,6 +11,7 @@
  */
 import type { Passage } from "../spec/passage.js";
 import type { SessionTurn } from "../spec/store.js";
+import { MULTILINGUAL_PHRASES } from "./instruction-phrases.js";
 import { detectionView, sourceEnd, sourceStart, stripInvisible } from "./visible-text.js";
 
 /** The prefix put in front of an instruction-like phrase found in retrieved text. */
@@ -40,6 +41,8 @@ const INLINE_PATTERNS: RegExp[] = [
   /\b(?:call|invoke|use|run|execute)\s+the\s+(?:tool|function)\b/gi,
   /\bact\s+as\s+(?:if\s+you\s+are\s+)?(?:an?\s+|the\s+)?(?:system|assistant|admin|developer|root)\b/gi,
   /\bdo\s+not\s+(?:cite|mention|reveal|tell)\b/gi,
+  // The same steering in German, French, Spanish, Japanese and Chinese.
+  ...MULTILINGUAL_PHRASES.map((p) => new RegExp(p.source, `${p.flags}g`)),
 ];
 
 /**
@@ -97,7 +100,15 @@ function markInstructions(text: string): string {
     from = brk.index + brk[0].length;
   }
   line(from, view.text.length);
-  for (const pattern of INLINE_PATTERNS) for (const found of view.text.matchAll(pattern)) mark(found.index);
+  // Phrases found by two patterns (overlapping wording) get one mark, at the first one's start.
+  const found = INLINE_PATTERNS.flatMap((pattern) => [...view.text.matchAll(pattern)]).sort(
+    (a, b) => a.index - b.index,
+  );
+  let covered = -1;
+  for (const match of found) {
+    if (match.index >= covered) mark(match.index);
+    covered = Math.max(covered, match.index + match[0].length);
+  }
   let out = "";
   let last = 0;
   for (const at of [...points].sort((a, b) => a - b)) {

@@ -6,6 +6,7 @@
  * The patterns run on the folded detection view (`visible-text.ts`): zero-width and bidi characters,
  * full-width letters, accents and letter case cannot hide a phrase.
  */
+import { INLINE_ROLE_LABEL, MULTILINGUAL_PHRASES } from "./instruction-phrases.js";
 import { foldForDetection } from "./visible-text.js";
 
 const PATTERNS: RegExp[] = [
@@ -24,6 +25,9 @@ const PATTERNS: RegExp[] = [
   // ... or in any case when what follows reads as a tool name or arguments ("- tool: delete_all", "params: {").
   /^[>*_`~#\-\s]*(?:tool|function)[*_`~]*\s*:[`*"'\s]*[a-z][\w-]*_[\w-]*/i,
   /^[>*_`~#\-\s]*(?:params|arguments)[*_`~]*\s*:[`*\s]*[{[]/i,
+  // A role label in capitals inside running text, and the same steering in other languages.
+  INLINE_ROLE_LABEL,
+  ...MULTILINGUAL_PHRASES,
 ];
 
 export function looksLikeInstruction(text: string): boolean {
