@@ -6,6 +6,7 @@ import { decompose } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import {
   cleanLead,
+  collectionsOf,
   isBoilerplateUnit,
   isContentsLine,
   isContentsPassage,
@@ -190,5 +191,20 @@ describe("fields labelled by what is asked", () => {
     const q = "Which status does ticket T-1055 have now?";
     expect(quotesFor(q, [ticket, incident, glossary])[0]).toBe("status: closed");
     expect(quotesFor(q, [ticket], false)[0]).not.toBe("status: closed");
+  });
+});
+
+describe("collectionsOf and sibling records", () => {
+  it("names the collection that holds a record the question names by id", () => {
+    const docs = ["log.jsonl#AB-7", "log.jsonl#ZZ-90", "guide.md", "other.csv#AB-8"];
+    expect([...collectionsOf(docs, ["AB-7"])]).toEqual(["log.jsonl"]);
+    expect([...collectionsOf(docs, [])]).toEqual([]);
+  });
+
+  it("treats another record of that collection as another record, whatever its id looks like", () => {
+    const unit = { text: "Follow-up: ramp lights added.", record: true };
+    expect(otherRecord(["AB-7"], unit, "log.jsonl#ZZ-90", new Set(["log.jsonl"]))).toBe(true);
+    expect(otherRecord(["AB-7"], unit, "log.jsonl#ZZ-90")).toBe(false);
+    expect(otherRecord(["AB-7"], unit, "log.jsonl#AB-7", new Set(["log.jsonl"]))).toBe(false);
   });
 });

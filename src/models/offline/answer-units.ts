@@ -78,15 +78,22 @@ export function identifiersIn(text: string): string[] {
  * record (`tickets.csv#Q-2041`), or the unit is a table row or field line naming only identifiers of an asked
  * one's shape that are not asked. Prose may mention other records in passing; it is not judged here.
  */
-export function otherRecord(asked: readonly string[], unit: { text: string; record: boolean }, docId: string): boolean {
+export function otherRecord(
+  asked: readonly string[],
+  unit: { text: string; record: boolean },
+  docId: string,
+  askedCollections: ReadonlySet<string> = new Set(),
+): boolean {
   if (asked.length === 0) return false;
   const askedSet = new Set(asked.map((a) => a.toUpperCase()));
   const shapes = new Set([...askedSet].map(shapeOf));
   const hash = docId.indexOf("#");
   if (hash >= 0) {
     const key = docId.slice(hash + 1).toUpperCase();
-    if (shapes.has(shapeOf(key)) && !askedSet.has(key) && !identifiersIn(unit.text).some((i) => askedSet.has(i)))
-      return true;
+    // Same shape as an asked id (T-1083 when T-1087 is asked), or a sibling in the collection that holds an
+    // asked record (IR-03 beside NM-29 in one reports file): either way another record than the one asked.
+    const sibling = shapes.has(shapeOf(key)) || askedCollections.has(docId.slice(0, hash));
+    if (sibling && !askedSet.has(key) && !identifiersIn(unit.text).some((i) => askedSet.has(i))) return true;
   }
   if (!unit.record) return false;
   const ids = identifiersIn(unit.text);
@@ -125,8 +132,29 @@ export function ofOtherRecord(
   unit: { text: string; header?: readonly string[] },
   docId: string,
   askedIds: readonly string[],
+  askedCollections?: ReadonlySet<string>,
 ): boolean {
-  return otherRecord(askedIds, { text: unit.text, record: isRecordLine(unit.text, unit.header) }, docId);
+  return otherRecord(
+    askedIds,
+    { text: unit.text, record: isRecordLine(unit.text, unit.header) },
+    docId,
+    askedCollections,
+  );
+}
+
+/**
+ * The collections (`safety_reports.jsonl` of `safety_reports.jsonl#NM-29`) whose records include one the
+ * question names by its id: their other records are not what is asked.
+ */
+export function collectionsOf(docIds: Iterable<string>, askedIds: readonly string[]): Set<string> {
+  const asked = new Set(askedIds.map((a) => a.toUpperCase()));
+  const out = new Set<string>();
+  if (asked.size === 0) return out;
+  for (const id of docIds) {
+    const hash = id.indexOf("#");
+    if (hash >= 0 && asked.has(id.slice(hash + 1).toUpperCase())) out.add(id.slice(0, hash));
+  }
+  return out;
 }
 
 /** Where a sentence may end inside a unit, with or without a space after it ("…-Id.Note to …"). */

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { EvidenceItem } from "../../spec/answer.js";
+import type { CallRecord } from "../../spec/engine.js";
+import { passageKey } from "../../spec/passage.js";
+import { makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
-import { cjkNamesHeld, wordTerms } from "./candidates.js";
+import { candidates, cjkNamesHeld, evidenceForPart, wordTerms } from "./candidates.js";
 
 describe("wordTerms", () => {
   it("drops CJK pairs that straddle two words but keeps the words", () => {
@@ -16,5 +20,47 @@ describe("cjkNamesHeld", () => {
     const part = decompose("名古屋倉庫の入荷受付時間は何時から何時までですか？")[0]!;
     expect(cjkNamesHeld(part, "大阪南港倉庫: 入荷受付は 8:00〜17:00 です。", 3)).toBe(false);
     expect(cjkNamesHeld(part, "名古屋倉庫: 入荷受付は 8:00〜17:00 です。", 3)).toBe(true);
+  });
+});
+
+describe("evidenceForPart", () => {
+  const item = (docId: string, text: string): EvidenceItem => ({
+    id: `${docId}::0`,
+    docId,
+    source: "reports",
+    text,
+    score: 0.7,
+    step: 1,
+    callId: docId,
+  });
+  const call = (part: number, query: string, items: EvidenceItem[]): CallRecord => ({
+    call: { callId: `c-${part}-${query}`, tool: "search", args: { query, corpus: "reports" }, subQuestion: part },
+    step: 1,
+    status: "ok",
+    passageKeys: items.map(passageKey),
+  });
+  const named = item("reports.jsonl#QX-41", "The dock door jammed. Follow-up: hinges replaced, crew briefed.");
+  const sibling = item("reports.jsonl#RB-17", "Follow-up: lighting added at the ramp.");
+  const state = makeState({
+    standaloneQuestion: "What happened in QX-41, and what follow-up was done?",
+    evidence: [named, sibling],
+    calls: [call(0, "What happened in QX-41", [named]), call(1, "what follow-up was done", [sibling])],
+  });
+
+  it("gives a later clause the record the question names by id, found by another clause", () => {
+    const docs = evidenceForPart(state, 1, ["QX-41"]).flatMap((e) => e.passages.map((p) => p.passage.docId));
+    expect(docs).toContain("reports.jsonl#QX-41");
+  });
+
+  it("adds nothing when the question names no id", () => {
+    const docs = evidenceForPart(state, 1, []).flatMap((e) => e.passages.map((p) => p.passage.docId));
+    expect(docs).toEqual(["reports.jsonl#RB-17"]);
+  });
+
+  it("keeps a sibling record of the named one out of the candidates", () => {
+    const parts = decompose(state.standaloneQuestion);
+    const docs = candidates(state, parts[1]!, 1, "fact").map((c) => c.item.docId);
+    expect(docs).not.toContain("reports.jsonl#RB-17");
+    expect(docs).toContain("reports.jsonl#QX-41");
   });
 });

@@ -1,5 +1,5 @@
 import type { EvidenceItem } from "../../spec/answer.js";
-import type { AgentState } from "../../spec/engine.js";
+import type { AgentState, CallRecord } from "../../spec/engine.js";
 import { mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
@@ -7,6 +7,7 @@ import type { AnswerType, QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import {
   cleanLead,
+  collectionsOf,
   identifiersIn,
   isBoilerplateUnit,
   isContentsPassage,
@@ -82,6 +83,39 @@ function fieldWeight(unit: Unit, asked: string[], named: string[], weight: numbe
 const DEFAULT_OPTIONS: CandidateOptions = { skipBoilerplate: true, anchorIdentifiers: true, fieldLabelWeight: 0.3 };
 
 /** Every unit of the evidence found for a part, scored by how well it answers the part, best first. */
+/**
+ * The calls a part's candidates come from, with the passages and query terms to weigh them by: the part's
+ * own calls, and the record the question names by its id wherever another part found it. "What happened in
+ * NM-29, and what was done?" asks both of NM-29, though only the first clause says so.
+ */
+export function evidenceForPart(
+  state: AgentState,
+  index: number,
+  askedIds: readonly string[],
+): { record: CallRecord; passages: { n: number; passage: EvidenceItem }[]; callTerms: string[] }[] {
+  const own = callsForPart(state, index);
+  const out = own.map((record) => ({
+    record,
+    passages: passagesOf(state, record, 3),
+    callTerms: queryTerms(String(record.call.args.query ?? "")).map(fold),
+  }));
+  if (askedIds.length === 0) return out;
+  const asked = new Set(askedIds);
+  const seen = new Set(out.flatMap((e) => e.passages.map((p) => p.n)));
+  const keyOf = (docId: string) => docId.slice(docId.indexOf("#") + 1).toUpperCase();
+  for (const record of state.calls) {
+    if (own.includes(record)) continue;
+    const named = passagesOf(state, record, 3).filter(
+      (p) => p.passage.docId.includes("#") && asked.has(keyOf(p.passage.docId)) && !seen.has(p.n),
+    );
+    if (named.length === 0) continue;
+    for (const p of named) seen.add(p.n);
+    // Weighed by the part's own words, not by the other clause's query.
+    out.push({ record, passages: named, callTerms: [] });
+  }
+  return out;
+}
+
 export function candidates(
   state: AgentState,
   part: QuestionPart,
@@ -96,9 +130,12 @@ export function candidates(
   const kinds = new Set(kindNouns(state.standaloneQuestion));
   const labelAsked = asked.filter((t) => !kinds.has(t));
   const askedIds = filter.anchorIdentifiers ? identifiersIn(state.standaloneQuestion) : [];
-  for (const record of callsForPart(state, index)) {
-    const callTerms = queryTerms(String(record.call.args.query ?? "")).map(fold);
-    for (const { n, passage } of passagesOf(state, record, 3)) {
+  const askedCollections = collectionsOf(
+    state.calls.flatMap((r) => passagesOf(state, r, 3).map((p) => p.passage.docId)),
+    askedIds,
+  );
+  for (const { record, passages, callTerms } of evidenceForPart(state, index, askedIds)) {
+    for (const { n, passage } of passages) {
       const title = passage.title ?? "";
       // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
       const topical = coverage(part.terms, fullText(passage));
@@ -111,7 +148,7 @@ export function candidates(
         if (lead === undefined) continue;
         const unit = lead === whole.text ? whole : { ...whole, text: lead, end: whole.start + lead.length };
         if (filter.skipBoilerplate && isBoilerplateUnit(unit.text)) continue;
-        if (ofOtherRecord(unit, passage.docId, askedIds)) continue;
+        if (ofOtherRecord(unit, passage.docId, askedIds, askedCollections)) continue;
         const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
         const have = termSet(context);
         const onCall = coverage(callTerms, have);
