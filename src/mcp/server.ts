@@ -2,6 +2,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { z } from "zod";
 import type { AgentMode, Answer, Ferret, Principal, ToolResult } from "../index.js";
 import { STOP_REASONS } from "../index.js";
+import { citationSchema } from "../spec/citation-schema.js";
 
 /** The library tools an MCP client gets (those of them the principal's sources call for). */
 export const MCP_LIBRARY_TOOLS = ["search", "list_sources", "run_sql"] as const;
@@ -24,17 +25,7 @@ const ASK_OUTPUT = {
   text: z.string(),
   stopReason: z.enum(STOP_REASONS),
   reason: z.string().optional(),
-  citations: z.array(
-    z.object({
-      n: z.number(),
-      passageId: z.string(),
-      docId: z.string(),
-      source: z.string(),
-      quote: z.string(),
-      url: z.string().optional(),
-      locator: z.string().optional(),
-    }),
-  ),
+  citations: z.array(citationSchema),
   runId: z.string(),
 };
 
@@ -105,13 +96,8 @@ export async function createMcpServer(options: CreateMcpServerOptions): Promise<
         text: answer.text,
         stopReason: answer.stopReason,
         ...(answer.reason ? { reason: answer.reason } : {}),
-        citations: answer.citations.map(({ n, passageId, docId, source, quote }) => ({
-          n,
-          passageId,
-          docId,
-          source,
-          quote,
-        })),
+        // The schema keeps the declared fields alone, url and locator included.
+        citations: answer.citations.map((c) => citationSchema.parse(c)),
         runId: answer.runId,
       };
       return { content: [{ type: "text" as const, text: JSON.stringify(structured) }], structuredContent: structured };
