@@ -81,7 +81,7 @@ export async function createMcpServer(options: CreateMcpServerOptions): Promise<
       description:
         "Answer a question from the knowledge sources: an agent searches them, checks the evidence and answers " +
         "with verified citations, or refuses and says what was searched and what was missing. Returns the " +
-        "answer text, its citations (passage id, document id, source, quote) and the stop reason.",
+        "answer text, its citations (passage id, document id, source, quote, and where known a locator or a web page link) and the stop reason.",
       inputSchema: z.object({
         question: z.string().min(1).describe("The question, in any language."),
         mode: z.enum(["auto", "rag", "agentic"]).optional().describe("auto (default), rag (one search) or agentic."),
