@@ -12,7 +12,7 @@ import type { IngestLimits } from "./ingest/limits.js";
 import type { LoaderRegistration, LoaderRegistry } from "./ingest/loader-registry.js";
 import { defaultLoaders } from "./ingest/loaders/index.js";
 import { type PathWatcher, type WatchPathOptions, watchPath } from "./ingest/watch/watch-path.js";
-import { ingestWeb, type WebIngestOptions } from "./ingest/web/ingest-web.js";
+import type { WebIngestOptions } from "./ingest/web/ingest-web.js";
 import { type ApiKeys, createApiKeys } from "./keys/api-keys.js";
 import { createSpendLedger, type SpendLedger } from "./keys/spend-ledger.js";
 import { type AddDocument, type AddOptions, addDocuments } from "./library/add-documents.js";
@@ -450,7 +450,9 @@ export function assembleFerret(parts: FerretParts, policy: Pick<FerretOptions, "
           }
         : undefined;
       let summary: IngestSummary;
-      if (isWebUrl(path))
+      if (isWebUrl(path)) {
+        // Loaded on first use: undici, robots-parser and the sitemap reader cost every start-up otherwise.
+        const { ingestWeb } = await import("./ingest/web/ingest-web.js");
         summary = await ingestWeb({
           ...opts.web,
           store: s,
@@ -464,7 +466,7 @@ export function assembleFerret(parts: FerretParts, policy: Pick<FerretOptions, "
           onProgress: opts.onProgress,
           embed,
         });
-      else
+      } else
         summary = await ingestPath({
           store: s,
           path,

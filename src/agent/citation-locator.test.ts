@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Citation, EvidenceItem } from "../spec/answer.js";
-import type { DocumentRecord } from "../spec/document.js";
+import type { DocumentHeader } from "../spec/document.js";
 import { addCitationLocators, locatorOf, pageOf } from "./citation-locator.js";
 
 describe("pageOf", () => {
@@ -30,14 +30,13 @@ describe("locatorOf", () => {
 });
 
 describe("addCitationLocators", () => {
-  const doc = (id: string, metadata: Record<string, unknown>): DocumentRecord => ({
+  const doc = (id: string, metadata: Record<string, unknown>): DocumentHeader => ({
     id,
     source: "s",
     tenant: "t",
     title: id,
     acl: [],
     contentHash: "h",
-    text: "",
     metadata,
   });
   const item = (docId: string, text: string, start: number): EvidenceItem => ({
@@ -59,14 +58,14 @@ describe("addCitationLocators", () => {
     quote,
   });
 
-  it("reads each cited document once and locates the quote's page inside the passage", async () => {
+  it("reads each cited document's header (not its text) once and locates the quote's page inside the passage", async () => {
     const reads: string[] = [];
-    const docs: Record<string, DocumentRecord> = {
+    const docs: Record<string, DocumentHeader> = {
       "manual.pdf": doc("manual.pdf", { pageStarts: [0, 100, 200] }),
       "deck.pptx#slide-2": doc("deck.pptx#slide-2", { locator: "slide 2" }),
     };
     const store = {
-      getDocument: async (id: string) => {
+      getDocumentHeader: async (id: string) => {
         reads.push(id);
         return docs[id];
       },
@@ -94,7 +93,7 @@ describe("addCitationLocators", () => {
 
   it("keeps citations as they were when a read fails", async () => {
     const store = {
-      getDocument: async () => {
+      getDocumentHeader: async () => {
         throw new Error("gone");
       },
     };

@@ -1,5 +1,5 @@
 import type { Citation, EvidenceItem } from "../spec/answer.js";
-import type { DocumentRecord } from "../spec/document.js";
+import type { DocumentHeader } from "../spec/document.js";
 import type { Principal } from "../spec/principal.js";
 import type { DocumentStoreV1 } from "../spec/store.js";
 import { isWebUrl } from "../text/text-fragment.js";
@@ -45,24 +45,24 @@ function quoteOffset(item: EvidenceItem, quote: string): number | undefined {
 }
 
 /**
- * Adds a `locator` to each citation from its document's metadata: one read per distinct cited document, in
- * parallel. A web page already has its `url`; a document that cannot be read keeps its citation as it was.
+ * Adds a `locator` to each citation from its document's metadata: one header read (no text) per distinct
+ * cited document, in parallel. A web page already has its `url`; a document that cannot be read keeps its citation as it was.
  */
 export async function addCitationLocators(options: {
   citations: readonly Citation[];
   evidence: readonly EvidenceItem[];
-  store: Pick<DocumentStoreV1, "getDocument">;
+  store: Pick<DocumentStoreV1, "getDocumentHeader">;
   principal: Principal;
 }): Promise<Citation[]> {
   const { citations, evidence, store, principal } = options;
   const key = (c: Citation) => `${c.source}\u0000${c.docId}`;
   const wanted = new Map<string, Citation>();
   for (const c of citations) if (!isWebUrl(c.docId) && !wanted.has(key(c))) wanted.set(key(c), c);
-  const docs = new Map<string, DocumentRecord | undefined>();
+  const docs = new Map<string, DocumentHeader | undefined>();
   await Promise.all(
     [...wanted].map(async ([k, c]) => {
       try {
-        docs.set(k, await store.getDocument(c.docId, principal, { source: c.source }));
+        docs.set(k, await store.getDocumentHeader(c.docId, principal, { source: c.source }));
       } catch {
         docs.set(k, undefined);
       }

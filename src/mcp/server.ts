@@ -2,6 +2,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { z } from "zod";
 import type { AgentMode, Answer, Ferret, Principal, ToolResult } from "../index.js";
 import { STOP_REASONS } from "../index.js";
+import { citationSchema } from "../spec/citation-schema.js";
 
 /** The library tools an MCP client gets (those of them the principal's sources call for). */
 export const MCP_LIBRARY_TOOLS = ["search", "list_sources", "run_sql"] as const;
@@ -24,17 +25,7 @@ const ASK_OUTPUT = {
   text: z.string(),
   stopReason: z.enum(STOP_REASONS),
   reason: z.string().optional(),
-  citations: z.array(
-    z.object({
-      n: z.number(),
-      passageId: z.string(),
-      docId: z.string(),
-      source: z.string(),
-      quote: z.string(),
-      url: z.string().optional(),
-      locator: z.string().optional(),
-    }),
-  ),
+  citations: z.array(citationSchema),
   runId: z.string(),
 };
 
@@ -90,7 +81,7 @@ export async function createMcpServer(options: CreateMcpServerOptions): Promise<
       description:
         "Answer a question from the knowledge sources: an agent searches them, checks the evidence and answers " +
         "with verified citations, or refuses and says what was searched and what was missing. Returns the " +
-        "answer text, its citations (passage id, document id, source, quote) and the stop reason.",
+        "answer text, its citations (passage id, document id, source, quote, and where known a locator or a web page link) and the stop reason.",
       inputSchema: z.object({
         question: z.string().min(1).describe("The question, in any language."),
         mode: z.enum(["auto", "rag", "agentic"]).optional().describe("auto (default), rag (one search) or agentic."),
@@ -105,13 +96,8 @@ export async function createMcpServer(options: CreateMcpServerOptions): Promise<
         text: answer.text,
         stopReason: answer.stopReason,
         ...(answer.reason ? { reason: answer.reason } : {}),
-        citations: answer.citations.map(({ n, passageId, docId, source, quote }) => ({
-          n,
-          passageId,
-          docId,
-          source,
-          quote,
-        })),
+        // The schema keeps the declared fields alone, url and locator included.
+        citations: answer.citations.map((c) => citationSchema.parse(c)),
         runId: answer.runId,
       };
       return { content: [{ type: "text" as const, text: JSON.stringify(structured) }], structuredContent: structured };

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PRESET_NAMES, STOP_REASONS } from "../index.js";
+import { citationShape } from "../spec/citation-schema.js";
 
 /** Request and response shapes: every body is validated with these, and the OpenAPI document is made from them. */
 
@@ -88,18 +89,7 @@ export const StreamBodySchema = z
     description: "Either an ask body, or the body `useChat` sends (`id`, `messages`, `trigger`).",
   });
 
-export const CitationSchema = z
-  .object({
-    n: z.number(),
-    passageId: z.string(),
-    docId: z.string(),
-    source: z.string(),
-    quote: z.string(),
-    url: z.string().optional(),
-    /** Where to look in the document: `page 3`, `Sheet1!A3:D3`, `slide 2`, `lines 10-42`, `message 4`. */
-    locator: z.string().optional(),
-  })
-  .openapi("Citation");
+export const CitationSchema = z.object(citationShape).openapi("Citation");
 
 export const UsageSchema = z
   .object({

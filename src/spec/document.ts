@@ -15,6 +15,9 @@ export interface DocumentRecord {
   metadata: Record<string, unknown>;
 }
 
+/** A document's fields without its text: what a caller needing only its title, ACL or metadata reads. */
+export type DocumentHeader = Omit<DocumentRecord, "text">;
+
 /** A searchable piece of a document. */
 export interface ChunkRecord {
   /** `<docId>::<ordinal>` */

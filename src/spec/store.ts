@@ -1,4 +1,4 @@
-import type { ChunkRecord, DocumentRecord, DocumentWrite } from "./document.js";
+import type { ChunkRecord, DocumentHeader, DocumentRecord, DocumentWrite } from "./document.js";
 import type { GraphStoreV1 } from "./graph.js";
 import type { KeyStoreV1, SpendStoreV1 } from "./keys.js";
 import type { Passage } from "./passage.js";
@@ -194,6 +194,11 @@ export interface DocumentStoreV1 {
   /** Removes these documents of one source (the same ids in other sources stay). */
   removeDocuments(tenant: string, docIds: string[], options: { source: string }): Promise<void>;
   getDocument(docId: string, principal: Principal, options?: DocumentLookup): Promise<DocumentRecord | undefined>;
+  /**
+   * The same document as `getDocument`, by the same rules, without its text: for callers that need only its
+   * metadata (a PDF's page starts, a loader's locator), so a long document is not read whole for them.
+   */
+  getDocumentHeader(docId: string, principal: Principal, options?: DocumentLookup): Promise<DocumentHeader | undefined>;
   /** Chunks by id, in the order asked; see `DocumentLookup` for ids held by several sources. */
   getChunks(ids: string[], principal: Principal, options?: DocumentLookup): Promise<ChunkRecord[]>;
   /**

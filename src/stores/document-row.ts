@@ -1,4 +1,4 @@
-import type { ChunkRecord, DocumentRecord } from "../spec/document.js";
+import type { ChunkRecord, DocumentHeader, DocumentRecord } from "../spec/document.js";
 
 /** JSON text (SQLite) or an already parsed value (PostgreSQL jsonb). */
 function parsed<T>(value: string | T): T {
@@ -18,19 +18,29 @@ export interface DocumentRow {
   metadata: string | Record<string, unknown>;
 }
 
-export function documentFromRow(row: DocumentRow): DocumentRecord {
-  const doc: DocumentRecord = {
+const HEADER_COLUMNS = ["tenant", "id", "source", "title", "updated_at", "acl", "content_hash", "metadata"];
+
+/** The SELECT list of a `DocumentRow` from the table aliased `alias`, or of its header alone (no text). */
+export function documentColumns(alias: string, options: { text: boolean }): string {
+  return [...HEADER_COLUMNS, ...(options.text ? ["text"] : [])].map((c) => `${alias}.${c}`).join(", ");
+}
+
+export function documentHeaderFromRow(row: Omit<DocumentRow, "text">): DocumentHeader {
+  const doc: DocumentHeader = {
     id: row.id,
     source: row.source,
     tenant: row.tenant,
     title: row.title,
     acl: parsed(row.acl),
     contentHash: row.content_hash,
-    text: row.text,
     metadata: parsed(row.metadata),
   };
   if (row.updated_at !== null) doc.updatedAt = row.updated_at;
   return doc;
+}
+
+export function documentFromRow(row: DocumentRow): DocumentRecord {
+  return { ...documentHeaderFromRow(row), text: row.text };
 }
 
 /** A chunk's columns (section as JSON text; `body` the segmented text keyword search indexes). */

@@ -158,6 +158,24 @@ export function runDocumentsSuite(name: string, open: OpenStore): void {
         expect(await store.getDocument("handbook/security.md", olga)).toBeUndefined();
       });
 
+      it("reads a document's header: every field but the text, by the same rules as the whole document", async () => {
+        const asked: [string, Principal][] = [
+          ["handbook/vacation.md", alice],
+          ["handbook/bonus.md", harriet],
+          ["handbook/vacation.md", olga],
+        ];
+        for (const [id, principal] of asked) {
+          const doc = await store.getDocument(id, principal);
+          expect(doc).toBeDefined();
+          const header = await store.getDocumentHeader(id, principal);
+          expect(header).not.toHaveProperty("text");
+          expect({ ...header, text: doc?.text }).toEqual(doc);
+        }
+        expect(await store.getDocumentHeader("handbook/bonus.md", alice)).toBeUndefined();
+        expect(await store.getDocumentHeader("salaries/2024.md", alice)).toBeUndefined();
+        expect(await store.getDocumentHeader("handbook/security.md", olga)).toBeUndefined();
+      });
+
       it("returns chunks in the order asked, leaving out unreadable ones", async () => {
         const asked = [
           "handbook/vacation.md::1",
@@ -274,6 +292,11 @@ function runIdentitySuite(name: string, open: OpenStore): void {
         expect(await text(harriet)).toBe("The alpha gateway waits 30 seconds.");
         expect(await text(alice, "wiki_b")).toBeUndefined();
         expect(await text(alice)).toBe("The alpha gateway waits 30 seconds.");
+        const title = async (principal: Principal, source?: string) =>
+          (await store.getDocumentHeader("README.md", principal, { source }))?.title;
+        expect(await title(harriet, "wiki_b")).toBe("Beta readme");
+        expect(await title(harriet)).toBe("Alpha readme");
+        expect(await title(alice, "wiki_b")).toBeUndefined();
         const chunk = async (principal: Principal, source?: string) =>
           (await store.getChunks(["README.md::0"], principal, { source })).map((c) => c.text);
         expect(await chunk(harriet, "wiki_b")).toEqual(["The beta gateway waits 45 seconds."]);

@@ -85,7 +85,7 @@ export async function readableRun(options: {
   const lost = new Set<string>();
   for (const ref of documentsRead(record)) {
     const doc = readable.has(ref.source)
-      ? await store.getDocument(ref.docId, principal, { source: ref.source })
+      ? await store.getDocumentHeader(ref.docId, principal, { source: ref.source })
       : undefined;
     if (doc === undefined) lost.add(refKey(ref));
   }

@@ -8,12 +8,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createFerret } from "../../ferret.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
 import { setScope } from "./db.js";
-import type { TestServer } from "./test-servers.js";
-import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
+import { describeOnServers } from "./test-servers.js";
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli", "main.ts");
 const SOURCES = ["alpha", "beta"];
@@ -21,7 +20,6 @@ const FILES = 40;
 
 let dir: string;
 let expected: Record<string, { documents: number; chunks: number }>;
-const servers: Promise<TestServer>[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ferret-pg-concurrent-"));
   for (const source of SOURCES) {
@@ -36,10 +34,7 @@ beforeAll(async () => {
   }
   expected = await alone();
 });
-afterAll(async () => {
-  await stopServers(servers);
-  rmSync(dir, { recursive: true, force: true });
-}, SERVER_MS.stop);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `ferret ingest` in its own process (the CLI's entry run from source). */
 function ingestProcess(db: string, source: string): Promise<{ code: number | null; out: string; err: string }> {
@@ -91,21 +86,12 @@ async function alone(): Promise<Record<string, { documents: number; chunks: numb
   return out;
 }
 
-const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
-if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
-
-for (const [kind, start] of kinds) {
-  describe(`two ingest processes at once into one database on ${kind}`, () => {
-    let server: Promise<TestServer>;
-    beforeAll(async () => {
-      server = start();
-      servers.push(server);
-      await server;
-    }, SERVER_MS.start);
-
+describeOnServers(
+  (kind) => `two ingest processes at once into one database on ${kind}`,
+  (server) => {
     it("write every document once: the counts are the sum of each source alone", async () => {
       expect(expected.alpha?.documents).toBe(FILES);
-      const url = await (await server).database();
+      const url = await (await server()).database();
       const runs = await Promise.all(SOURCES.map((source) => ingestProcess(url, source)));
       for (const run of runs) expect(run.code, run.err).toBe(0);
 
@@ -134,5 +120,5 @@ for (const [kind, start] of kinds) {
         await client.end();
       }
     }, 240_000);
-  });
-}
+  },
+);

@@ -1,11 +1,18 @@
 import type pg from "pg";
-import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../../spec/document.js";
+import type { ChunkRecord, DocumentHeader, DocumentRecord, DocumentWrite } from "../../spec/document.js";
 import { entityKey } from "../../spec/graph.js";
 import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceRecord } from "../../spec/source.js";
 import type { DocumentLookup } from "../../spec/store.js";
 import { searchText } from "../../text/tokenize.js";
-import { type ChunkRow, chunksInOrder, type DocumentRow, documentFromRow } from "../document-row.js";
+import {
+  type ChunkRow,
+  chunksInOrder,
+  type DocumentRow,
+  documentColumns,
+  documentFromRow,
+  documentHeaderFromRow,
+} from "../document-row.js";
 import { checkBatchDimensions, mismatch } from "../embedder-dims.js";
 import { isOwner } from "../principal.js";
 import { type SourceRow, type SourceTables, sourceInfo } from "../source-row.js";
@@ -301,18 +308,34 @@ export async function getDocument(
   principal: Principal,
   options: DocumentLookup = {},
 ): Promise<DocumentRecord | undefined> {
+  const row = await documentRow<DocumentRow>(client, { text: true }, docId, principal, options);
+  return row && documentFromRow(row);
+}
+
+/** `getDocument` without the text column: the text of a long document is not read for its metadata. */
+export async function getDocumentHeader(
+  client: pg.ClientBase,
+  docId: string,
+  principal: Principal,
+  options: DocumentLookup = {},
+): Promise<DocumentHeader | undefined> {
+  const row = await documentRow<Omit<DocumentRow, "text">>(client, { text: false }, docId, principal, options);
+  return row && documentHeaderFromRow(row);
+}
+
+async function documentRow<Row extends pg.QueryResultRow>(
+  client: pg.ClientBase,
+  columns: { text: boolean },
+  docId: string,
+  principal: Principal,
+  options: DocumentLookup,
+): Promise<Row | undefined> {
   const p = new Params();
   const where = chunkFilter(p, { principal }, "d");
   const bySource = options.source === undefined ? "" : `AND d.source = ${p.add(options.source)}`;
-  const row = (
-    await client.query<DocumentRow>(
-      `SELECT d.tenant, d.id, d.source, d.title, d.updated_at, d.acl, d.content_hash, d.text, d.metadata
-       FROM documents AS d WHERE d.id = ${p.add(docId)} ${bySource} AND ${where}
-       ORDER BY d.source COLLATE "C" LIMIT 1`,
-      p.values,
-    )
-  ).rows[0];
-  return row && documentFromRow(row);
+  const sql = `SELECT ${documentColumns("d", columns)} FROM documents AS d WHERE d.id = ${p.add(docId)} ${bySource}
+    AND ${where} ORDER BY d.source COLLATE "C" LIMIT 1`;
+  return (await client.query<Row>(sql, p.values)).rows[0];
 }
 
 export async function getChunks(

@@ -6,14 +6,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { recallAtK } from "../../eval/metrics/evidence-recall.js";
 import type { RankedUnit } from "../../eval/metrics/ranked-evidence.js";
 import { createFerret } from "../../ferret.js";
 import { createRetriever } from "../../retrieval/index.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
-import type { TestServer } from "./test-servers.js";
-import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
+import { describeOnServers } from "./test-servers.js";
 
 const DOCS: [string, string][] = [
   [
@@ -47,7 +46,6 @@ const QUESTIONS: [string, string[]][] = [
 
 let dir: string;
 let docs: string;
-const servers: Promise<TestServer>[] = [];
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "ferret-pg-recall-"));
   docs = join(dir, "handbook");
@@ -56,10 +54,7 @@ beforeAll(() => {
     writeFileSync(join(docs, path), `${text}\n`);
   }
 });
-afterAll(async () => {
-  await stopServers(servers);
-  rmSync(dir, { recursive: true, force: true });
-}, SERVER_MS.stop);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Mean recall@5 over the questions, and each question's ranked document ids. */
 async function recall(db: string): Promise<{ mean: number; ranked: string[][] }> {
@@ -82,23 +77,14 @@ async function recall(db: string): Promise<{ mean: number; ranked: string[][] }>
   }
 }
 
-const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
-if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
-
-for (const [kind, start] of kinds) {
-  describe(`the eval's recall@5 on SQLite and ${kind}`, () => {
-    let server: Promise<TestServer>;
-    beforeAll(async () => {
-      server = start();
-      servers.push(server);
-      await server;
-    }, SERVER_MS.start);
-
+describeOnServers(
+  (kind) => `the eval's recall@5 on SQLite and ${kind}`,
+  (server, kind) => {
     it("is equal within 0.01 over multilingual questions", async () => {
       const sqlite = await recall(join(dir, `${kind.length}.db`));
-      const pg = await recall(await (await server).database());
+      const pg = await recall(await (await server()).database());
       expect(sqlite.mean).toBeGreaterThan(0.5);
       expect(Math.abs(pg.mean - sqlite.mean), JSON.stringify({ sqlite, pg })).toBeLessThanOrEqual(0.01);
     }, 120_000);
-  });
-}
+  },
+);

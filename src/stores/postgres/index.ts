@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../../spec/document.js";
+import type { ChunkRecord, DocumentHeader, DocumentRecord, DocumentWrite } from "../../spec/document.js";
 import { StoreError } from "../../spec/errors.js";
 import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceRecord } from "../../spec/source.js";
@@ -189,6 +189,16 @@ export class PostgresStore implements StoreV1 {
   getDocument(docId: string, principal: Principal, options?: DocumentLookup): Promise<DocumentRecord | undefined> {
     return this.#tx("read a document", principalScope(principal), (c) =>
       documents.getDocument(c, docId, principal, options),
+    );
+  }
+
+  getDocumentHeader(
+    docId: string,
+    principal: Principal,
+    options?: DocumentLookup,
+  ): Promise<DocumentHeader | undefined> {
+    return this.#tx("read a document", principalScope(principal), (c) =>
+      documents.getDocumentHeader(c, docId, principal, options),
     );
   }
 

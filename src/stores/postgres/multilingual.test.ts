@@ -5,14 +5,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { StoreV1 } from "../../spec/store.js";
 import { acmeOwner, fixtureWrite } from "../../testing/fixtures.js";
 import { terms } from "../../text/tokenize.js";
 import { createSqliteStore } from "../sqlite/index.js";
 import { createPostgresStore } from "./index.js";
-import type { TestServer } from "./test-servers.js";
-import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
+import { describeOnServers } from "./test-servers.js";
 
 const DOCS = [
   { id: "zh/gateway.md", title: "遥测网关", text: "遥测网关由飞行软件团队负责。团队负责人是王芳。" },
@@ -45,9 +44,6 @@ const QUERIES: [string, string][] = [
   ["Jurgen Muller", "de/gateway.md"],
 ];
 
-const servers: Promise<TestServer>[] = [];
-afterAll(() => stopServers(servers), SERVER_MS.stop);
-
 async function seed(store: StoreV1): Promise<void> {
   await store.putSource({ name: "wiki", tenant: acmeOwner.tenant, kind: "documents", description: "Wiki", acl: [] });
   await store.writeDocuments(
@@ -55,22 +51,13 @@ async function seed(store: StoreV1): Promise<void> {
   );
 }
 
-const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
-if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
-
-for (const [kind, start] of kinds) {
-  describe(`keyword search in Chinese, Japanese and German on ${kind}`, () => {
-    let server: Promise<TestServer>;
-    beforeAll(async () => {
-      server = start();
-      servers.push(server);
-      await server;
-    }, SERVER_MS.start);
-
+describeOnServers(
+  (kind) => `keyword search in Chinese, Japanese and German on ${kind}`,
+  (server) => {
     it("finds the document each question is about, first, as the SQLite store does", async () => {
       const dir = mkdtempSync(join(tmpdir(), "ferret-ml-"));
       const sqlite = await createSqliteStore({ path: join(dir, "ferret.db") });
-      const pg = await createPostgresStore({ url: await (await server).database() });
+      const pg = await createPostgresStore({ url: await (await server()).database() });
       try {
         await seed(sqlite);
         await seed(pg);
@@ -86,5 +73,5 @@ for (const [kind, start] of kinds) {
         rmSync(dir, { recursive: true, force: true });
       }
     });
-  });
-}
+  },
+);

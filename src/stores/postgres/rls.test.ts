@@ -4,33 +4,20 @@
  * reaches nothing but the principal's own tables.
  */
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { ACME, alice, GLOBEX, harriet, olga, seed } from "../../testing/fixtures.js";
 import { principalScope, setScope, writeScope } from "./db.js";
 import { createPostgresStore, type PostgresStore } from "./index.js";
 import { APP_ROLE } from "./schema.js";
 import { tenantSchema } from "./tables.js";
-import type { TestServer } from "./test-servers.js";
-import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
+import { describeOnServers } from "./test-servers.js";
 
-const servers: Promise<TestServer>[] = [];
-afterAll(() => stopServers(servers), SERVER_MS.stop);
-
-const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
-if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
-
-for (const [kind, start] of kinds) {
-  describe(`row-level security on ${kind}`, () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      const started = start();
-      servers.push(started);
-      server = await started;
-    }, SERVER_MS.start);
-
+describeOnServers(
+  (kind) => `row-level security on ${kind}`,
+  (server) => {
     /** A seeded store, and a raw connection as the role the store's connections use. */
     async function open(): Promise<{ store: PostgresStore; raw: pg.Client; close: () => Promise<void> }> {
-      const url = await server.database();
+      const url = await (await server()).database();
       const store = await createPostgresStore({ url, poolSize: 2 });
       await seed(store);
       const raw = new pg.Client({ connectionString: url });
@@ -136,5 +123,5 @@ for (const [kind, start] of kinds) {
         await close();
       }
     });
-  });
-}
+  },
+);

@@ -6,11 +6,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createFerret } from "../../ferret.js";
 import { LOCAL_OWNER } from "../../spec/principal.js";
-import type { TestServer } from "./test-servers.js";
-import { clusterAvailable, SERVER_MS, startCluster, startPglite, stopServers } from "./test-servers.js";
+import { describeOnServers } from "./test-servers.js";
 
 const PRIORITIES = ["low", "medium", "high", "urgent"];
 const PRODUCTS = ["Telemetry_Gateway", "launch_scheduler", "ground_station"];
@@ -52,16 +51,12 @@ const QUESTIONS: [string, string][] = [
 ];
 
 let dir: string;
-const servers: Promise<TestServer>[] = [];
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "ferret-pg-tables-"));
   mkdirSync(join(dir, "data"));
   writeFileSync(join(dir, "data", "support_tickets.csv"), ticketsCsv());
 });
-afterAll(async () => {
-  await stopServers(servers);
-  rmSync(dir, { recursive: true, force: true });
-}, SERVER_MS.stop);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function answers(db: string): Promise<{ status: string; text: string }[]> {
   const ferret = await createFerret({ db, principal: LOCAL_OWNER });
@@ -78,22 +73,13 @@ async function answers(db: string): Promise<{ status: string; text: string }[]> 
   }
 }
 
-const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
-if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
-
-for (const [kind, start] of kinds) {
-  describe(`the offline engine's table questions on ${kind} and SQLite`, () => {
-    let server: Promise<TestServer>;
-    beforeAll(async () => {
-      server = start();
-      servers.push(server);
-      await server;
-    }, SERVER_MS.start);
-
+describeOnServers(
+  (kind) => `the offline engine's table questions on ${kind} and SQLite`,
+  (server, kind) => {
     it("gives the same answers on both stores", async () => {
       {
         const fromSqlite = await answers(join(dir, `${kind.length}-ferret.db`));
-        const fromPg = await answers(await (await server).database());
+        const fromPg = await answers(await (await server()).database());
         for (const [i, [question, figure]] of QUESTIONS.entries()) {
           expect(fromSqlite[i]?.status, question).toBe("answered");
           expect(fromSqlite[i]?.text, question).toContain(figure);
@@ -101,5 +87,5 @@ for (const [kind, start] of kinds) {
         }
       }
     }, 120_000);
-  });
-}
+  },
+);

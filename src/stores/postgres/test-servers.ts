@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { afterAll, beforeAll, describe } from "vitest";
 
 export interface TestServer {
   url: string;
@@ -34,6 +35,37 @@ export const SERVER_MS = { start: 180_000, stop: 90_000 } as const;
 /** Stops every server that started (at once; one that failed to start is passed over). */
 export async function stopServers(servers: Iterable<Promise<TestServer> | undefined>): Promise<void> {
   await Promise.allSettled([...servers].map(async (server) => (await server)?.stop()));
+}
+
+/** The servers a test file runs on: PGlite always, and a throw-away cluster where `initdb` and `pg_ctl` are on PATH. */
+export function serverKinds(): [kind: string, start: () => Promise<TestServer>][] {
+  const kinds: [string, () => Promise<TestServer>][] = [["PGlite", startPglite]];
+  if (clusterAvailable()) kinds.push(["PostgreSQL 15 cluster", startCluster]);
+  return kinds;
+}
+
+/**
+ * One `describe` block per server kind (see `serverKinds`), titled `title(kind)`: its server starts in the
+ * block's `beforeAll` (not inside a test's time), and every server the call started stops in one `afterAll`
+ * of the file. `body` gets the block's server, to await in its tests.
+ */
+export function describeOnServers(
+  title: (kind: string) => string,
+  body: (server: () => Promise<TestServer>, kind: string) => void,
+): void {
+  const servers: Promise<TestServer>[] = [];
+  afterAll(() => stopServers(servers), SERVER_MS.stop);
+  for (const [kind, start] of serverKinds()) {
+    describe(title(kind), () => {
+      let server: Promise<TestServer> | undefined;
+      beforeAll(async () => {
+        server = start();
+        servers.push(server);
+        await server;
+      }, SERVER_MS.start);
+      body(() => server ?? Promise.reject(new Error(`the ${kind} server starts in beforeAll, before any test`)), kind);
+    });
+  }
 }
 
 /** Starts `pglite-server.mjs` on a free port and waits for the URL it prints. */

@@ -1,4 +1,4 @@
-import type { ChunkRecord, DocumentRecord, DocumentWrite } from "../../spec/document.js";
+import type { ChunkRecord, DocumentHeader, DocumentRecord, DocumentWrite } from "../../spec/document.js";
 import { StoreError } from "../../spec/errors.js";
 import type { Principal } from "../../spec/principal.js";
 import type { SourceInfo, SourceRecord } from "../../spec/source.js";
@@ -28,7 +28,7 @@ import { SqliteGraph, writeDocumentsWithEntities } from "./graph.js";
 import { HnswIndexes } from "./hnsw.js";
 import { SqliteKeys } from "./keys.js";
 import { keywordSearch } from "./keyword-search.js";
-import { getChunks, getDocument } from "./reads.js";
+import { getChunks, getDocument, getDocumentHeader } from "./reads.js";
 import { getRun, listRuns, saveRun } from "./runs.js";
 import { openDatabase } from "./schema.js";
 import { appendTurns, getTurns } from "./sessions.js";
@@ -155,6 +155,14 @@ export class SqliteStore implements StoreV1 {
 
   getDocument(docId: string, principal: Principal, options?: DocumentLookup): Promise<DocumentRecord | undefined> {
     return this.#run("read a document", (ctx) => getDocument(ctx, docId, principal, options));
+  }
+
+  getDocumentHeader(
+    docId: string,
+    principal: Principal,
+    options?: DocumentLookup,
+  ): Promise<DocumentHeader | undefined> {
+    return this.#run("read a document", (ctx) => getDocumentHeader(ctx, docId, principal, options));
   }
 
   getChunks(ids: string[], principal: Principal, options?: DocumentLookup): Promise<ChunkRecord[]> {

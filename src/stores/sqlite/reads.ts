@@ -1,7 +1,14 @@
-import type { ChunkRecord, DocumentRecord } from "../../spec/document.js";
+import type { ChunkRecord, DocumentHeader, DocumentRecord } from "../../spec/document.js";
 import type { Principal } from "../../spec/principal.js";
 import type { DocumentLookup } from "../../spec/store.js";
-import { type ChunkRow, chunksInOrder, type DocumentRow, documentFromRow } from "../document-row.js";
+import {
+  type ChunkRow,
+  chunksInOrder,
+  type DocumentRow,
+  documentColumns,
+  documentFromRow,
+  documentHeaderFromRow,
+} from "../document-row.js";
 import { isOwner } from "../principal.js";
 import type { StoreContext } from "./context.js";
 import { aclAllows, sourceAllowed } from "./filters.js";
@@ -26,12 +33,35 @@ export function getDocument(
   principal: Principal,
   options: DocumentLookup = {},
 ): DocumentRecord | undefined {
+  const row = documentRow<DocumentRow>(ctx, { text: true }, docId, principal, options);
+  return row && documentFromRow(row);
+}
+
+/** `getDocument` without the text column: the text of a long document is not read for its metadata. */
+export function getDocumentHeader(
+  ctx: StoreContext,
+  docId: string,
+  principal: Principal,
+  options: DocumentLookup = {},
+): DocumentHeader | undefined {
+  const row = documentRow<Omit<DocumentRow, "text">>(ctx, { text: false }, docId, principal, options);
+  return row && documentHeaderFromRow(row);
+}
+
+function documentRow<Row>(
+  ctx: StoreContext,
+  columns: { text: boolean },
+  docId: string,
+  principal: Principal,
+  options: DocumentLookup,
+): Row | undefined {
   const where = readable("d", principal);
   const bySource = options.source === undefined ? "" : "AND d.source = ?";
-  const row = ctx
-    .stmt(`SELECT * FROM documents AS d WHERE d.id = ? ${bySource} AND ${where.sql} ORDER BY d.source LIMIT 1`)
-    .get(docId, ...(options.source === undefined ? [] : [options.source]), ...where.params) as DocumentRow | undefined;
-  return row && documentFromRow(row);
+  return ctx
+    .stmt(
+      `SELECT ${documentColumns("d", columns)} FROM documents AS d WHERE d.id = ? ${bySource} AND ${where.sql} ORDER BY d.source LIMIT 1`,
+    )
+    .get(docId, ...(options.source === undefined ? [] : [options.source]), ...where.params) as Row | undefined;
 }
 
 /**

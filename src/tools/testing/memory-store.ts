@@ -13,7 +13,8 @@ export interface MemoryStore extends StoreV1 {
 }
 
 /**
- * A tiny in-memory StoreV1 for tests of the loop and tools: sources, documents (for `getDocument`) and runs.
+ * A tiny in-memory StoreV1 for tests of the loop and tools: sources, documents (for `getDocument` and
+ * `getDocumentHeader`) and runs.
  * Everything else throws, so a test that needs more says so loudly.
  */
 export function createMemoryStore(
@@ -26,6 +27,13 @@ export function createMemoryStore(
     sources.some((s) => s.name === source && s.tenant === principal.tenant && allows(principal, s.acl));
   const unsupported = (what: string) => () =>
     Promise.reject(new StoreError(`${what} is not supported by the memory store`));
+  const getDocument: StoreV1["getDocument"] = async (docId, principal, lookup = {}) =>
+    // Same rule as every store: the given source's document, else the readable one whose source sorts first.
+    documents
+      .filter((d) => d.id === docId && d.tenant === principal.tenant)
+      .filter((d) => lookup.source === undefined || d.source === lookup.source)
+      .filter((d) => readable(principal, d.source) && allows(principal, d.acl))
+      .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0))[0];
   return {
     specificationVersion: "v1",
     provider: "memory",
@@ -52,13 +60,12 @@ export function createMemoryStore(
     documentHashes: unsupported("documentHashes"),
     writeDocuments: unsupported("writeDocuments"),
     removeDocuments: unsupported("removeDocuments"),
-    async getDocument(docId, principal, lookup = {}) {
-      // Same rule as every store: the given source's document, else the readable one whose source sorts first.
-      return documents
-        .filter((d) => d.id === docId && d.tenant === principal.tenant)
-        .filter((d) => lookup.source === undefined || d.source === lookup.source)
-        .filter((d) => readable(principal, d.source) && allows(principal, d.acl))
-        .sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0))[0];
+    getDocument,
+    async getDocumentHeader(docId, principal, lookup) {
+      const doc = await getDocument(docId, principal, lookup);
+      if (!doc) return undefined;
+      const { text: _text, ...header } = doc;
+      return header;
     },
     getChunks: unsupported("getChunks"),
     keywordSearch: unsupported("keywordSearch"),
