@@ -71,6 +71,9 @@ describe("decompose", () => {
 
   it("keeps 'between A and B' whole when it does not ask which one", () => {
     expect(decompose("What is the link between Quillmoor Press and Brackenfold Mills?")).toHaveLength(1);
+    // A compound question goes on after the sides: its clauses are the parts.
+    const compound = decompose("Between Quillmoor and Brackenfold, which has more bays, and who runs them?");
+    expect(compound.map((p) => p.alternative)).toEqual([undefined, undefined, undefined]);
   });
 
   it("does not split a noun phrase joined by and", () => {

@@ -331,6 +331,8 @@ export function pairedSides(q: string, lang: Lang): { a: string; b: string; attr
   const cueAfter = compare.find((h) => h.start >= and.end)?.start ?? q.length;
   const comma = q.indexOf(",", and.end);
   const to = Math.min(cueAfter, comma < 0 ? q.length : comma);
+  // A second clause after the sides (", and what are their limits") is a compound question: left to clauses().
+  if (q.indexOf(",", to + 1) >= 0) return undefined;
   let a = q.slice(from, and.start).trim().replace(ARTICLE, "");
   const right = q.slice(and.end, to).trim().replace(ARTICLE, "");
   const aWords = a.split(/\s+/).filter(Boolean);
