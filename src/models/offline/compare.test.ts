@@ -92,6 +92,25 @@ describe("comparisonClaim with ordered values", () => {
     expect(claim?.citations.map((c) => c.n)).toEqual([2, 1]);
   });
 
+  it("does not compare unlabelled times: a start time is not a duration", () => {
+    const [a, b] = decompose("Which outage lasted longer, QZ-3 or QZ-9?");
+    const claim = comparisonClaim([
+      {
+        part: a!,
+        n: 1,
+        quote: "Duration: 40 minutes, began 13:12",
+        ordered: { kind: "clock", rank: 792, text: "13:12", labelled: false },
+      },
+      {
+        part: b!,
+        n: 2,
+        quote: "Duration: 55 minutes, began 09:41",
+        ordered: { kind: "clock", rank: 581, text: "09:41", labelled: false },
+      },
+    ]);
+    expect(claim?.text).toBe("QZ-9 (55 minutes) over QZ-3 (40 minutes), a difference of 15 minutes.");
+  });
+
   it("does not compare an unlabelled rating", () => {
     const [a, b] = decompose("Which was rated more severe, QZ-3 or QZ-9?");
     const claim = comparisonClaim([

@@ -85,8 +85,8 @@ export function comparisonClaim(sides: Side[]): DraftClaim | undefined {
 }
 
 /**
- * The outcome from each side's time of day or rating, when both sides give one of the same kind (a rating
- * only from a field labelled by the attribute): "Alder (09:15) over Birch (10:40), 85 minutes apart" for
+ * The outcome from each side's time of day or rating, when both sides give one of the same kind from a
+ * field labelled by the attribute: "Alder (09:15) over Birch (10:40), 85 minutes apart" for
  * "which opens earlier"; "Alder (high) over Birch (medium)" for "which was rated more severe".
  */
 function orderedClaim(a: Side, b: Side): DraftClaim | undefined {
@@ -94,7 +94,8 @@ function orderedClaim(a: Side, b: Side): DraftClaim | undefined {
   const ob = b.ordered;
   if (!oa || !ob || oa.kind !== ob.kind || !a.part.comparative || !a.part.alternative || !b.part.alternative)
     return undefined;
-  if (oa.kind === "level" && !(oa.labelled && ob.labelled)) return undefined;
+  // Only values under a label naming the attribute: an incident's start time is not how long it lasted.
+  if (!(oa.labelled && ob.labelled)) return undefined;
   const citations = (x: Side, y: Side) => [
     { n: x.n, quote: x.quote },
     { n: y.n, quote: y.quote },
