@@ -52,6 +52,30 @@ describe("decompose", () => {
     expect(both[0]!.terms).toContain("director");
   });
 
+  it("splits 'compare A and B' and 'between A and B, which' into aligned sides", () => {
+    const tiers = decompose("How do the upload quotas for plan K and plan M customers compare?");
+    expect(tiers.map((p) => p.alternative)).toEqual(["plan K", "plan M"]);
+    expect(tiers[1]!.text).toContain("customers");
+    expect(tiers[1]!.terms).not.toContain("compare");
+    // A bare variant on the right takes the left side's leading words.
+    const versions = decompose("Compare the refund windows in Charter v7 and v8.");
+    expect(versions.map((p) => p.alternative)).toEqual(["Charter v7", "Charter v8"]);
+    const between = decompose("Between Quillmoor and Brackenfold, which depot has more bays?");
+    expect(between.map((p) => p.alternative)).toEqual(["Quillmoor", "Brackenfold"]);
+    expect(between[0]!.comparative).toBe("max");
+    const de = decompose("Wie unterscheiden sich die Gebühren von Tarif K und Tarif M?");
+    expect(de.map((p) => p.alternative)).toEqual(["Tarif K", "Tarif M"]);
+    const ja = decompose("クイルムーアとブラッケンフォールドの料金を比較してください");
+    expect(ja.map((p) => p.alternative)).toEqual(["クイルムーア", "ブラッケンフォールド"]);
+  });
+
+  it("keeps 'between A and B' whole when it does not ask which one", () => {
+    expect(decompose("What is the link between Quillmoor Press and Brackenfold Mills?")).toHaveLength(1);
+    // A compound question goes on after the sides: its clauses are the parts.
+    const compound = decompose("Between Quillmoor and Brackenfold, which has more bays, and who runs them?");
+    expect(compound.map((p) => p.alternative)).toEqual([undefined, undefined, undefined]);
+  });
+
   it("does not split a noun phrase joined by and", () => {
     expect(decompose("What are the parameters and limits of the payouts API?")).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
 import { isCjk, queryTerms } from "../../text/tokenize.js";
-import { EARLIER, LATER, SAME } from "./compare-cues.js";
+import { BETWEEN, COMPARE, EARLIER, LATER, SAME, SIDE_OPENERS } from "./compare-cues.js";
 import {
   AGGREGATION,
   type AnswerKindCues,
@@ -252,10 +252,10 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
   };
   if (lang === "zh" || lang === "ja") {
     // "A和B，哪个更…" / "AとBでは、どちらが…": the names before the first separator, the attribute after.
-    const which = findCues(q, WHICH_OF_TWO, [lang])[0];
+    const which = findCues(q, WHICH_OF_TWO, [lang])[0] ?? findCues(q, COMPARE, [lang])[0];
     const and = findCues(q, AND, [lang]).find((h) => which && h.start > 0 && h.end < which.start);
     if (!which || !and) return undefined;
-    const stop = /[，、,：:]|では|で/u.exec(q.slice(and.end));
+    const stop = /[，、,：:的の]|では|で|を/u.exec(q.slice(and.end));
     const bEnd = stop ? and.end + stop.index : which.start;
     const a = q.slice(0, and.start).trim();
     const b = q.slice(and.end, bEnd).trim();
@@ -268,7 +268,10 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
   }
   // "<attribute>, A or B[, rest]": the last comma before "or" starts the alternatives.
   const or = findCues(q, OR, langs).at(-1);
-  if (!or) return undefined;
+  if (!or) {
+    const paired = pairedSides(q, lang);
+    return paired ? sided(paired.attribute, paired.a, paired.b) : undefined;
+  }
   const comma = q.lastIndexOf(",", or.start);
   if (comma < 0) {
     // "Which shop opened first Alder Books or Birch Tools?": with no comma, the names around "or" are the sides.
@@ -281,6 +284,83 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
   if (!a || !b || q.slice(comma + 1, or.start).includes(",")) return undefined;
   const attribute = `${q.slice(0, comma)} ${after < 0 ? "" : q.slice(after + 1)}`.trim();
   return sided(attribute, a, b);
+}
+
+/** "Which of them", "who", "welche": a question asking for one of two named things. */
+const WHICH_ONE: CueTable = { en: ["which", "who"], de: ["welche", "welcher", "welches", "wer"], zh: [], ja: [] };
+
+/** Most words one side of "compare A and B" may have. */
+const MAX_SIDE_WORDS = 6;
+const ARTICLE = /^(?:the|a|an|der|die|das|den|dem)\s+/i;
+
+/** A side written as a bare variant of the other ("v4" after "SLA v3", "B" after "tier A"): a code or a letter. */
+const isVariant = (side: string) => side.split(/\s+/).every((w) => /\d/.test(w) || /^\p{Lu}{1,2}$/u.test(w));
+
+/**
+ * "Compare the credits in SLA v3 and v4", "How do the limits for tier A and tier B compare", "Between A and B,
+ * which …": the two sides joined by "and", where a comparison cue ("compare", "differ", "vergleichen") or a
+ * leading "between" marks the question as one. The left side starts after "between", the comparison cue, a
+ * preposition or a comma; the right side ends at a comma or a cue. Sides written alike are aligned: a bare
+ * variant on the right takes the left side's leading words ("SLA v4"), and the right side's words past the
+ * left side's length belong to the attribute ("tier B carriers" -> "tier B"). Undefined for anything else.
+ */
+export function pairedSides(q: string, lang: Lang): { a: string; b: string; attribute: string } | undefined {
+  if (lang !== "en" && lang !== "de") return undefined;
+  const compare = findCues(q, COMPARE, [lang]);
+  const between = findCues(q, BETWEEN, [lang])[0];
+  // "Between A and B" compares only when the question asks which one, or how they rank ("the relationship
+  // between A and B" asks about both at once).
+  const asksWhich =
+    leadsWith(q, WHICH.lead, lang) ||
+    hasCue(q, WHICH_ONE, [lang]) ||
+    hasCue(q, MORE, [lang]) ||
+    hasCue(q, LESS, [lang]);
+  if (compare.length === 0 && !(between && asksWhich)) return undefined;
+  const ands = findCues(q, AND, [lang]);
+  const and = between ? ands.find((h) => h.start > between.end) : ands.length === 1 ? ands[0] : undefined;
+  if (!and) return undefined;
+  // Left edge: the nearest "between", comparison cue, preposition or comma before "and".
+  const edges = [
+    ...(between && between.end <= and.start ? [between.end] : []),
+    ...compare.filter((h) => h.end <= and.start).map((h) => h.end),
+    ...(between ? [] : findCues(q.slice(0, and.start), SIDE_OPENERS, [lang]).map((h) => h.end)),
+    q.lastIndexOf(",", and.start) + 1,
+    latinWordEnd(q),
+  ];
+  const from = Math.max(...edges);
+  const cueAfter = compare.find((h) => h.start >= and.end)?.start ?? q.length;
+  const comma = q.indexOf(",", and.end);
+  const to = Math.min(cueAfter, comma < 0 ? q.length : comma);
+  // A second clause after the sides (", and what are their limits") is a compound question: left to clauses().
+  if (q.indexOf(",", to + 1) >= 0) return undefined;
+  let a = q.slice(from, and.start).trim().replace(ARTICLE, "");
+  const right = q.slice(and.end, to).trim().replace(ARTICLE, "");
+  const aWords = a.split(/\s+/).filter(Boolean);
+  let bWords = right.split(/\s+/).filter(Boolean);
+  let rest = "";
+  if (aWords.length >= 2 && bWords.length > aWords.length) {
+    rest = bWords.slice(aWords.length).join(" ");
+    bWords = bWords.slice(0, aWords.length);
+  } else if (bWords.length < aWords.length && isVariant(bWords.join(" "))) {
+    bWords = [...aWords.slice(0, aWords.length - bWords.length), ...bWords];
+  }
+  const b = bWords.join(" ");
+  if (!a || !b || aWords.length > MAX_SIDE_WORDS || bWords.length > MAX_SIDE_WORDS) return undefined;
+  if (fold(a.toLowerCase()) === fold(b.toLowerCase())) return undefined;
+  a = a.trim();
+  // The attribute: the question without the sides and the cues that only mark the comparison.
+  const blank = (text: string, hits: { start: number; end: number }[]) =>
+    hits.reduceRight((t, h) => `${t.slice(0, h.start)}${" ".repeat(h.end - h.start)}${t.slice(h.end)}`, text);
+  const outside = blank(
+    q,
+    [...compare, ...(between ? [between] : []), { start: from, end: to }].sort((x, y) => x.start - y.start),
+  );
+  const attribute = `${outside} ${rest}`
+    .replace(/\s+/g, " ")
+    .replace(/\s,/g, ",")
+    .replace(/^[\s,;:]+/, "")
+    .trim();
+  return { a, b, attribute };
 }
 
 /** The name a text starts with ("Ada Lovelace-Byron fellows of" -> "Ada Lovelace-Byron"), and the rest; the whole text when none. */

@@ -8,6 +8,7 @@ import { bridgedPair } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
+import { orderedValue } from "./compare-values.js";
 import { claimOf, composePart } from "./compose.js";
 import { callsForPart } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
@@ -82,12 +83,18 @@ function measureFor(part: QuestionPart, all: Candidate[], labelWeight: number): 
   const about = (c: Candidate) =>
     !part.alternative ||
     (names.length > 0 ? names.some((n) => mentions(c.passageText, n)) : mentions(c.passageText, part.alternative));
+  // A time of day or a rating under a label naming the attribute ("Road: 14:30", "severity: high") is a
+  // value too: it orders without being a quantity.
+  const rated = (c: Candidate) => orderedValue(c.quote, c.header, attribute)?.labelled === true;
   const fits = all.filter(
-    (c) => numberIn(c.quote) !== undefined && about(c) && (!wantsDuration || hasAnswerType(c.quote, "duration")),
+    (c) =>
+      (numberIn(c.quote) !== undefined || rated(c)) &&
+      about(c) &&
+      (!wantsDuration || hasAnswerType(c.quote, "duration")),
   );
   // A number under a label naming the attribute ("Engineers in the rotation: 7") is that side's value.
   const labelled = (c: Candidate) =>
-    valueSpan(c.quote, "number", { asked: attribute, header: c.header })?.labelled ? 1 : 0;
+    rated(c) || valueSpan(c.quote, "number", { asked: attribute, header: c.header })?.labelled ? 1 : 0;
   const weight = (c: Candidate) => coverage(attribute, c.context) + 0.2 * c.score + labelWeight * labelled(c);
   return fits.sort((a, b) => weight(b) - weight(a))[0];
 }
@@ -207,7 +214,13 @@ export function answerFromEvidence(
     if (measured) {
       const attribute = part.terms.filter((t) => !termSet(part.alternative ?? "").has(t));
       const value = valueSpan(measured.quote, "number", { asked: attribute, header: measured.header });
-      sides.push({ part, n: measured.n, quote: measured.quote, value: value?.labelled ? value.text : undefined });
+      sides.push({
+        part,
+        n: measured.n,
+        quote: measured.quote,
+        value: value?.labelled ? value.text : undefined,
+        ordered: orderedValue(measured.quote, measured.header, attribute),
+      });
       sideClaims.push(claims.length);
     }
     const composed = composePart({

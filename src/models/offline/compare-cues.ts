@@ -40,3 +40,43 @@ export const BOTH_OF: CueTable = {
 /** Yes and no, in the question's language: the lead of a verdict. */
 export const YES_WORD = { en: "Yes", de: "Ja", zh: "是", ja: "はい" } as const;
 export const NO_WORD = { en: "No", de: "Nein", zh: "否", ja: "いいえ" } as const;
+
+/**
+ * Rating words on one ordered scale, lowest first (severity, priority, risk, impact): "high" outranks
+ * "medium". A field's whole value must be one of them ("severity: high"), so prose that says "high" is no rating.
+ */
+export const LEVELS: readonly (readonly string[])[] = [
+  ["very low", "sehr niedrig", "最低", "極低"],
+  ["low", "minor", "niedrig", "gering", "低", "軽微", "轻微"],
+  ["medium", "moderate", "mittel", "mittlere", "中", "中程度", "中等"],
+  ["high", "major", "hoch", "hohe", "erheblich", "高", "重大"],
+  ["very high", "critical", "severe", "sehr hoch", "kritisch", "schwer", "最高", "致命的", "严重", "深刻"],
+];
+
+/** "Compare A and B", "how do A and B differ", "A und B vergleichen", "A和B的区别", "AとBを比較": a comparison of two named things with "and". */
+export const COMPARE: CueTable = {
+  en: ["compare", "compared", "comparison", "differ", "difference", "differences", "versus", "vs"],
+  de: [
+    "vergleiche",
+    "vergleichen",
+    "verglichen",
+    "vergleich",
+    "unterscheiden",
+    "unterscheidet",
+    "unterschied",
+    "unterschiede",
+  ],
+  zh: ["比较", "对比", "相比", "区别", "差别", "不同"],
+  ja: ["比較", "比べ", "違い", "差"],
+};
+
+/** "Between A and B, which …": the two sides follow the cue. */
+export const BETWEEN: CueTable = { en: ["between"], de: ["zwischen"], zh: [], ja: [] };
+
+/** Words that open the phrase naming one side ("the limits for tier A and tier B"): its left edge. */
+export const SIDE_OPENERS: CueTable = {
+  en: ["for", "in", "of", "at", "from", "on", "under"],
+  de: ["für", "in", "im", "von", "vom", "bei", "beim", "unter"],
+  zh: [],
+  ja: [],
+};

@@ -59,3 +59,64 @@ describe("comparisonClaim with read values", () => {
     expect(claim?.text.startsWith("NordRail (17 SDR")).toBe(true);
   });
 });
+
+describe("comparisonClaim with ordered values", () => {
+  it("names the more severe side from labelled ratings, not from stray numbers", () => {
+    const [a, b] = decompose("Which was rated more severe, QZ-3 or QZ-9?");
+    const claim = comparisonClaim([
+      {
+        part: a!,
+        n: 1,
+        quote: "risk_level: high",
+        ordered: { kind: "level", rank: 3, text: "high", labelled: true },
+      },
+      {
+        part: b!,
+        n: 2,
+        quote: "risk_level: medium",
+        ordered: { kind: "level", rank: 2, text: "medium", labelled: true },
+      },
+    ]);
+    expect(claim?.text).toBe("QZ-3 (high) over QZ-9 (medium).");
+    expect(claim?.citations.map((c) => c.n)).toEqual([1, 2]);
+  });
+
+  it("compares times of day: the earlier one wins an 'earlier' question", () => {
+    const [a, b] = decompose("Which depot has the earlier van pickup, Quillmoor or Brackenfold?");
+    expect(a!.comparative).toBe("min");
+    const claim = comparisonClaim([
+      { part: a!, n: 1, quote: "| QM | 16:10 |", ordered: { kind: "clock", rank: 970, text: "16:10", labelled: true } },
+      { part: b!, n: 2, quote: "| BF | 15:40 |", ordered: { kind: "clock", rank: 940, text: "15:40", labelled: true } },
+    ]);
+    expect(claim?.text).toBe("Brackenfold (15:40) over Quillmoor (16:10), 30 minutes apart.");
+    expect(claim?.citations.map((c) => c.n)).toEqual([2, 1]);
+  });
+
+  it("does not compare unlabelled times: a start time is not a duration", () => {
+    const [a, b] = decompose("Which outage lasted longer, QZ-3 or QZ-9?");
+    const claim = comparisonClaim([
+      {
+        part: a!,
+        n: 1,
+        quote: "Duration: 40 minutes, began 13:12",
+        ordered: { kind: "clock", rank: 792, text: "13:12", labelled: false },
+      },
+      {
+        part: b!,
+        n: 2,
+        quote: "Duration: 55 minutes, began 09:41",
+        ordered: { kind: "clock", rank: 581, text: "09:41", labelled: false },
+      },
+    ]);
+    expect(claim?.text).toBe("QZ-9 (55 minutes) over QZ-3 (40 minutes), a difference of 15 minutes.");
+  });
+
+  it("does not compare an unlabelled rating", () => {
+    const [a, b] = decompose("Which was rated more severe, QZ-3 or QZ-9?");
+    const claim = comparisonClaim([
+      { part: a!, n: 1, quote: "high", ordered: { kind: "level", rank: 3, text: "high", labelled: false } },
+      { part: b!, n: 2, quote: "medium", ordered: { kind: "level", rank: 2, text: "medium", labelled: true } },
+    ]);
+    expect(claim).toBeUndefined();
+  });
+});

@@ -1,5 +1,6 @@
 import type { DraftClaim } from "../../spec/engine.js";
 import type { QuestionPart } from "./analyze.js";
+import type { OrderedValue } from "./compare-values.js";
 
 export interface Side {
   part: QuestionPart;
@@ -7,6 +8,8 @@ export interface Side {
   quote: string;
   /** The side's value as read from its unit ("17 SDR per kg" from a row of many numbers); else the quote is read. */
   value?: string;
+  /** The side's time of day or rating, when its unit gives one (compare-values.ts). */
+  ordered?: OrderedValue;
 }
 
 const NUMBER =
@@ -45,6 +48,8 @@ function inSeconds(n: { value: number; unit: string }): number | undefined {
 export function comparisonClaim(sides: Side[]): DraftClaim | undefined {
   if (sides.length !== 2) return undefined;
   const [a, b] = sides as [Side, Side];
+  const ordered = orderedClaim(a, b);
+  if (ordered) return ordered;
   const na = numberIn(a.value ?? a.quote);
   const nb = numberIn(b.value ?? b.quote);
   if (!na || !nb || !a.part.comparative || !a.part.alternative || !b.part.alternative) return undefined;
@@ -76,5 +81,36 @@ export function comparisonClaim(sides: Side[]): DraftClaim | undefined {
       { n: win.n, quote: win.quote },
       { n: lose.n, quote: lose.quote },
     ],
+  };
+}
+
+/**
+ * The outcome from each side's time of day or rating, when both sides give one of the same kind from a
+ * field labelled by the attribute: "Alder (09:15) over Birch (10:40), 85 minutes apart" for
+ * "which opens earlier"; "Alder (high) over Birch (medium)" for "which was rated more severe".
+ */
+function orderedClaim(a: Side, b: Side): DraftClaim | undefined {
+  const oa = a.ordered;
+  const ob = b.ordered;
+  if (!oa || !ob || oa.kind !== ob.kind || !a.part.comparative || !a.part.alternative || !b.part.alternative)
+    return undefined;
+  // Only values under a label naming the attribute: an incident's start time is not how long it lasted.
+  if (!(oa.labelled && ob.labelled)) return undefined;
+  const citations = (x: Side, y: Side) => [
+    { n: x.n, quote: x.quote },
+    { n: y.n, quote: y.quote },
+  ];
+  if (oa.rank === ob.rank) {
+    return {
+      text: `${a.part.alternative} and ${b.part.alternative} are equal: ${oa.text} each.`,
+      citations: citations(a, b),
+    };
+  }
+  const aWins = a.part.comparative === "max" ? oa.rank > ob.rank : oa.rank < ob.rank;
+  const [win, lose] = aWins ? [a, b] : [b, a];
+  const gap = oa.kind === "clock" ? `, ${Math.abs(oa.rank - ob.rank)} minutes apart` : "";
+  return {
+    text: `${win.part.alternative} (${win.ordered!.text}) over ${lose.part.alternative} (${lose.ordered!.text})${gap}.`,
+    citations: citations(win, lose),
   };
 }

@@ -85,6 +85,15 @@ describe("findDateRanges in German, Japanese and Chinese, and relative to the da
     expect(latest("im letzten monat")).toEqual([["2025-05-01", "2025-06-01"]]);
     expect(latest("先月の出荷")).toEqual([["2025-05-01", "2025-06-01"]]);
     expect(latest("过去30天")).toEqual([["2025-05-22", "2025-06-21"]]);
+    // German inflections, weeks (Monday to Sunday) and the Japanese and Chinese week and year words.
+    expect(latest("letztes jahr")).toEqual([["2024-01-01", "2025-01-01"]]);
+    expect(latest("in der vergangenen woche")).toEqual([["2025-06-09", "2025-06-16"]]);
+    expect(latest("this week")).toEqual([["2025-06-16", "2025-06-23"]]);
+    expect(latest("先週の件数")).toEqual([["2025-06-09", "2025-06-16"]]);
+    expect(latest("上周的订单")).toEqual([["2025-06-09", "2025-06-16"]]);
+    expect(latest("本年の売上")).toEqual([["2025-01-01", "2026-01-01"]]);
+    expect(latest("revenue year to date")).toEqual([["2025-01-01", "2026-01-01"]]);
+    expect(latest("booked yesterday")).toEqual([["2025-06-19", "2025-06-20"]]);
     // A month without a year falls in the latest date's year.
     expect(latest("in march")).toEqual([["2025-03-01", "2025-04-01"]]);
     // Without a latest date there is nothing to count back from.

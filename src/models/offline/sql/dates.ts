@@ -324,12 +324,18 @@ function calendar(latest: string, unit: string, back: number): [string, string] 
     return [iso(y, q * 3 + 1), iso(y, q * 3 + 4)];
   }
   if (u === "year") return [iso(y - back, 1), iso(y - back + 1, 1)];
-  if (u === "week" || u === "day") return trailing(latest, back + 1, u === "week" ? "week" : "day");
+  if (u === "week") {
+    // Weeks start on Monday: "last week" is the Monday-to-Sunday week before the one holding `latest`.
+    const weekday = (new Date(`${latest}T00:00:00Z`).getUTCDay() + 6) % 7;
+    const monday = addDays(latest, -weekday - 7 * back);
+    return [monday, addDays(monday, 7)];
+  }
+  if (u === "day") return [addDays(latest, -back), addDays(latest, 1 - back)];
   return undefined;
 }
 
-const LAST = "(?:last|past|previous|prior|letzten|vergangenen|vorigen)";
-const THIS = "(?:this|current|the current|diesen|dieses|diesem|laufenden)";
+const LAST = "(?:last|past|previous|prior|preceding|letzte[nmrs]?|vergangene[nmrs]?|vorige[nmrs]?|vorherige[nmrs]?)";
+const THIS = "(?:this|current|the current|diese[nmrs]?|laufende[nmrs]?|aktuelle[nmrs]?)";
 const RELATIVE: [RegExp, Window][] = [
   [
     new RegExp(
@@ -358,12 +364,16 @@ const RELATIVE: [RegExp, Window][] = [
     /(?:直近|過去|最近|过去)\s*(\d{1,4})\s*(日|週間|か月|ヶ月|年|天|周|个月)/g,
     (m, l) => trailing(l, Number(m[1]), m[2]!),
   ],
-  [/先月|上个月|上月/g, (_m, l) => calendar(l, "month", 1)],
+  [/\b(?:year to date|ytd|so far this year|bisher in diesem jahr)\b/g, (_m, l) => calendar(l, "year", 0)],
+  [/\b(?:yesterday|gestern)\b/g, (_m, l) => calendar(l, "day", 1)],
+  [/先週|上周|上星期|上个星期/g, (_m, l) => calendar(l, "week", 1)],
+  [/今週|本周|这周|这个星期/g, (_m, l) => calendar(l, "week", 0)],
+  [/先月|前月|上个月|上月/g, (_m, l) => calendar(l, "month", 1)],
   [/今月|本月|这个月/g, (_m, l) => calendar(l, "month", 0)],
   [/前四半期|上季度|上个季度/g, (_m, l) => calendar(l, "quarter", 1)],
   [/今四半期|本季度/g, (_m, l) => calendar(l, "quarter", 0)],
-  [/昨年|去年/g, (_m, l) => calendar(l, "year", 1)],
-  [/今年/g, (_m, l) => calendar(l, "year", 0)],
+  [/昨年|去年|前年度|昨年度/g, (_m, l) => calendar(l, "year", 1)],
+  [/今年|本年|今年度/g, (_m, l) => calendar(l, "year", 0)],
 ];
 
 /** Applies `since`, `after`, `before`, `until` written just before the phrase. */
