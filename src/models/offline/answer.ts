@@ -190,7 +190,10 @@ export function answerFromEvidence(
       !selfSufficient(part, chosen[0], kind, state.standaloneQuestion)
     ) {
       // After hops, the answer is the bridge's value asked about, then the sentence that led to it.
-      const pair = bridgedPair(part, all, state.standaloneQuestion, kind);
+      const pair = bridgedPair(part, all, state.standaloneQuestion, kind, {
+        fieldValues: settings.hop.fieldValues,
+        unitOwner: settings.hop.unitOwner,
+      });
       if (pair && supports([pair.answer, pair.anchor])) {
         chosen = [pair.answer, pair.anchor];
         anchor = pair.anchor;
@@ -210,12 +213,14 @@ export function answerFromEvidence(
       sides.push({ part, n: measured.n, quote: measured.quote, value: value?.labelled ? value.text : undefined });
       sideClaims.push(claims.length);
     }
+    // A bridged answer stands on its chain alone: the bridge's sentence and the one answering for the bridge.
+    // Other units of the evidence (rival values, more record lines) would be cited for a chain they are not on.
     const composed = composePart({
       question: state.standaloneQuestion,
       part,
       kind,
       chosen,
-      all,
+      all: anchor && settings.hop.chainOnly ? chosen : all,
       settings: settings.answer,
     });
     // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names.
