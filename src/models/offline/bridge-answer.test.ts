@@ -89,3 +89,32 @@ describe("answerFromEvidence with a bridged part", () => {
     expect(draft.claims[0]?.citations[0]?.n).not.toBe(3);
   });
 });
+
+describe("bridgedPair through a record", () => {
+  const q = "Which inspector covers the depot where parcel QZ-3381 was loaded?";
+  const p = decompose(q)[0]!;
+  /** A unit of a multi-line passage (a record, a table), with the whole passage as its context text. */
+  const line = (n: number, title: string, quote: string, passage: string, score = 1): Candidate => ({
+    ...unit(n, title, quote, score),
+    passageText: `${title}\n${passage}`,
+  });
+  const record = "parcel_id: QZ-3381\nloading_depot: VXD\nstatus: delivered";
+  const anchor = line(1, "Parcel log", "loading_depot: VXD", record);
+  const table = "| Depot | Inspector |\n| TRW | Hedda Morrow, covers the north |\n| VXD | Ilse Varga |";
+  const other = line(2, "Depot inspectors", "| TRW | Hedda Morrow, covers the north |", table);
+  const own = line(3, "Depot inspectors", "| VXD | Ilse Varga |", table, 0.9);
+
+  it("starts from any line of the record the question names, taking its field value as the bridge", () => {
+    const pair = bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: true, unitOwner: 0.8 });
+    expect(pair?.anchor.n).toBe(1);
+    expect(pair?.bridge).toBe("VXD");
+    expect(bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: false, unitOwner: 0.8 })).toBeUndefined();
+  });
+
+  it("answers with the row naming the bridge, not another row of the same table that shares more words", () => {
+    const pair = bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: true, unitOwner: 0.8 });
+    expect(pair?.answer.n).toBe(3);
+    const flat = bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: true, unitOwner: 0.5 });
+    expect(flat?.answer.n).toBe(2);
+  });
+});
