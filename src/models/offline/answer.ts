@@ -4,7 +4,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { type AnswerType, askedFor, type QuestionPart } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
-import { bridgedPair } from "./bridge-answer.js";
+import { bridgedPair, chainPool } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
@@ -220,7 +220,7 @@ export function answerFromEvidence(
       part,
       kind,
       chosen,
-      all: anchor && settings.hop.chainOnly ? chosen : all,
+      all: chainPool(chosen, all, anchor, settings.hop.chainOnly),
       settings: settings.answer,
     });
     // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names.

@@ -5,8 +5,10 @@ import { passageKey } from "../../spec/passage.js";
 import { evidence, makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
-import { bridgedPair } from "./bridge-answer.js";
+import { answerKindOf } from "./answer-kind.js";
+import { bridgedPair, chainPool } from "./bridge-answer.js";
 import type { Candidate } from "./candidates.js";
+import { composePart } from "./compose.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 /** One unit of a hand-made passage, scored as given. */
@@ -116,5 +118,39 @@ describe("bridgedPair through a record", () => {
     expect(pair?.answer.n).toBe(3);
     const flat = bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: true, unitOwner: 0.5 });
     expect(flat?.answer.n).toBe(2);
+  });
+});
+
+describe("chainPool", () => {
+  const q = "Who leads the crew that maintains the Ostrel Pump?";
+  const p = decompose(q)[0]!;
+  const doc = (n: number, title: string, docId: string, quote: string, updatedAt: string): Candidate => {
+    const c = unit(n, title, quote);
+    return { ...c, item: { ...c.item, docId, source: "docs", updatedAt } };
+  };
+  const anchor = doc(1, "Ostrel Pump", "pump.md", "The Ostrel Pump is maintained by the Harrow Crew.", "2030-01-01");
+  const lead = doc(2, "Harrow Crew", "crew.md", "- Crew lead: Mira Tandem", "2030-01-01");
+  // The newer crew page also lists the pump, so it competes as a newer value for the same question.
+  const rival = {
+    ...doc(3, "Harrow Crew", "crew-2031.md", "- Crew lead: Oskar Vell", "2031-01-01"),
+    passageText: "Harrow Crew\n- Crew lead: Oskar Vell\n- Looks after: Ostrel Pump",
+  };
+  const cited = (all: Candidate[]) =>
+    composePart({
+      question: q,
+      part: p,
+      kind: answerKindOf(p),
+      chosen: [lead, anchor],
+      all,
+      settings: OFFLINE_PRESETS.balanced.answer,
+    }).flatMap((c) => c.citations.map((x) => x.n));
+
+  it("keeps a bridged answer to its chain: no rival of another document is cited", () => {
+    expect(cited(chainPool([lead, anchor], [lead, anchor, rival], anchor, true))).not.toContain(3);
+    expect(cited(chainPool([lead, anchor], [lead, anchor, rival], anchor, false))).toContain(3);
+  });
+
+  it("leaves the pool whole for an answer that is no bridged pair", () => {
+    expect(chainPool([lead], [lead, rival], undefined, true)).toHaveLength(2);
   });
 });

@@ -86,3 +86,17 @@ export function bridgedPair(
   }
   return best ? { anchor: best.anchor, answer: best.answer, bridge: best.bridge } : undefined;
 }
+
+/**
+ * The units a part's answer may draw on: after a bridged pair, only the pair (with `chainOnly`). Other units of
+ * the evidence (a rival value of another document, more lines of the same records) are not on the chain, and
+ * citing them for it lowers what the answer's citations are worth.
+ */
+export function chainPool(
+  chosen: readonly Candidate[],
+  all: readonly Candidate[],
+  anchor: Candidate | undefined,
+  chainOnly: boolean,
+): Candidate[] {
+  return anchor && chainOnly ? [...chosen] : [...all];
+}
