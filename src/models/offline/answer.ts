@@ -4,7 +4,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { type AnswerType, askedFor, type QuestionPart } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
-import { bridgedPair } from "./bridge-answer.js";
+import { bridgedPair, chainPool } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
@@ -197,7 +197,10 @@ export function answerFromEvidence(
       !selfSufficient(part, chosen[0], kind, state.standaloneQuestion)
     ) {
       // After hops, the answer is the bridge's value asked about, then the sentence that led to it.
-      const pair = bridgedPair(part, all, state.standaloneQuestion, kind);
+      const pair = bridgedPair(part, all, state.standaloneQuestion, kind, {
+        fieldValues: settings.hop.fieldValues,
+        unitOwner: settings.hop.unitOwner,
+      });
       if (pair && supports([pair.answer, pair.anchor])) {
         chosen = [pair.answer, pair.anchor];
         anchor = pair.anchor;
@@ -223,12 +226,14 @@ export function answerFromEvidence(
       });
       sideClaims.push(claims.length);
     }
+    // A bridged answer stands on its chain alone: the bridge's sentence and the one answering for the bridge.
+    // Other units of the evidence (rival values, more record lines) would be cited for a chain they are not on.
     const composed = composePart({
       question: state.standaloneQuestion,
       part,
       kind,
       chosen,
-      all,
+      all: chainPool(chosen, all, anchor, settings.hop.chainOnly),
       settings: settings.answer,
     });
     // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names.

@@ -5,8 +5,10 @@ import { passageKey } from "../../spec/passage.js";
 import { evidence, makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
-import { bridgedPair } from "./bridge-answer.js";
+import { answerKindOf } from "./answer-kind.js";
+import { bridgedPair, chainPool } from "./bridge-answer.js";
 import type { Candidate } from "./candidates.js";
+import { composePart } from "./compose.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 /** One unit of a hand-made passage, scored as given. */
@@ -87,5 +89,68 @@ describe("answerFromEvidence with a bridged part", () => {
     const off = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, bridgedAnswer: false } };
     const draft = answerFromEvidence(state, parts, off);
     expect(draft.claims[0]?.citations[0]?.n).not.toBe(3);
+  });
+});
+
+describe("bridgedPair through a record", () => {
+  const q = "Which inspector covers the depot where parcel QZ-3381 was loaded?";
+  const p = decompose(q)[0]!;
+  /** A unit of a multi-line passage (a record, a table), with the whole passage as its context text. */
+  const line = (n: number, title: string, quote: string, passage: string, score = 1): Candidate => ({
+    ...unit(n, title, quote, score),
+    passageText: `${title}\n${passage}`,
+  });
+  const record = "parcel_id: QZ-3381\nloading_depot: VXD\nstatus: delivered";
+  const anchor = line(1, "Parcel log", "loading_depot: VXD", record);
+  const table = "| Depot | Inspector |\n| TRW | Hedda Morrow, covers the north |\n| VXD | Ilse Varga |";
+  const other = line(2, "Depot inspectors", "| TRW | Hedda Morrow, covers the north |", table);
+  const own = line(3, "Depot inspectors", "| VXD | Ilse Varga |", table, 0.9);
+
+  it("starts from any line of the record the question names, taking its field value as the bridge", () => {
+    const pair = bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: true, unitOwner: 0.8 });
+    expect(pair?.anchor.n).toBe(1);
+    expect(pair?.bridge).toBe("VXD");
+    expect(bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: false, unitOwner: 0.8 })).toBeUndefined();
+  });
+
+  it("answers with the row naming the bridge, not another row of the same table that shares more words", () => {
+    const pair = bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: true, unitOwner: 0.8 });
+    expect(pair?.answer.n).toBe(3);
+    const flat = bridgedPair(p, [anchor, other, own], q, "entity", { fieldValues: true, unitOwner: 0.5 });
+    expect(flat?.answer.n).toBe(2);
+  });
+});
+
+describe("chainPool", () => {
+  const q = "Who leads the crew that maintains the Ostrel Pump?";
+  const p = decompose(q)[0]!;
+  const doc = (n: number, title: string, docId: string, quote: string, updatedAt: string): Candidate => {
+    const c = unit(n, title, quote);
+    return { ...c, item: { ...c.item, docId, source: "docs", updatedAt } };
+  };
+  const anchor = doc(1, "Ostrel Pump", "pump.md", "The Ostrel Pump is maintained by the Harrow Crew.", "2030-01-01");
+  const lead = doc(2, "Harrow Crew", "crew.md", "- Crew lead: Mira Tandem", "2030-01-01");
+  // The newer crew page also lists the pump, so it competes as a newer value for the same question.
+  const rival = {
+    ...doc(3, "Harrow Crew", "crew-2031.md", "- Crew lead: Oskar Vell", "2031-01-01"),
+    passageText: "Harrow Crew\n- Crew lead: Oskar Vell\n- Looks after: Ostrel Pump",
+  };
+  const cited = (all: Candidate[]) =>
+    composePart({
+      question: q,
+      part: p,
+      kind: answerKindOf(p),
+      chosen: [lead, anchor],
+      all,
+      settings: OFFLINE_PRESETS.balanced.answer,
+    }).flatMap((c) => c.citations.map((x) => x.n));
+
+  it("keeps a bridged answer to its chain: no rival of another document is cited", () => {
+    expect(cited(chainPool([lead, anchor], [lead, anchor, rival], anchor, true))).not.toContain(3);
+    expect(cited(chainPool([lead, anchor], [lead, anchor, rival], anchor, false))).toContain(3);
+  });
+
+  it("leaves the pool whole for an answer that is no bridged pair", () => {
+    expect(chainPool([lead], [lead, rival], undefined, true)).toHaveLength(2);
   });
 });

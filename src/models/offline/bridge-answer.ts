@@ -2,8 +2,8 @@ import { mentions } from "../../text/entities.js";
 import { coverage, termSet } from "../../text/overlap.js";
 import type { AnswerType, QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
+import { fieldLine, typeWords, unitBridges } from "./bridge-type.js";
 import { askedTerms, type Candidate } from "./candidates.js";
-import { newEntities } from "./route.js";
 
 /**
  * The answer of a bridged question: "In which year did the region around <town> join the federation?" is answered
@@ -18,9 +18,26 @@ export interface BridgedPair {
   bridge: string;
 }
 
-/** Does a unit's passage belong to a name: titled after it, or naming it? Title matches count more. */
-function belongs(c: Candidate, name: string): number {
+/** How a pair is weighed (settings.hop). */
+export interface BridgeOptions {
+  /** Record field values count as bridges (bridge-type.ts `fieldValue`). */
+  fieldValues: boolean;
+  /**
+   * How much a unit that itself names the bridge belongs to it (a table row of the bridge's code), between a
+   * passage titled after the bridge (1) and one that only mentions it somewhere (0.5).
+   */
+  unitOwner: number;
+}
+
+const DEFAULT_OPTIONS: BridgeOptions = { fieldValues: false, unitOwner: 0.5 };
+
+/**
+ * Does a unit belong to a name: its passage titled after it, the unit itself naming it, or its passage naming
+ * it somewhere? In a table of every site, the row of the bridge's site is the one that answers for it.
+ */
+export function belongs(c: Candidate, name: string, unitOwner = DEFAULT_OPTIONS.unitOwner): number {
   if (c.title && (mentions(c.title, name) || (c.title.length > 3 && mentions(name, c.title)))) return 1;
+  if (mentions(c.quote, name)) return Math.max(unitOwner, 0.5);
   return mentions(c.passageText, name) ? 0.5 : 0;
 }
 
@@ -35,14 +52,21 @@ export function bridgedPair(
   all: readonly Candidate[],
   question: string,
   kind: AnswerType,
+  options: BridgeOptions = DEFAULT_OPTIONS,
 ): BridgedPair | undefined {
   if (part.entities.length === 0) return undefined;
+  const types = typeWords(part);
   const asked = askedTerms(part);
   const typedUnits = all.filter((c) => hasAnswerType(c.quote, kind, question));
   let best: (BridgedPair & { score: number }) | undefined;
   for (const anchor of all) {
-    if (!part.entities.some((e) => mentions(anchor.quote, e) || mentions(anchor.title, e))) continue;
-    const bridges = newEntities(anchor.quote, question);
+    // A line of a record (its `field: value` lines) speaks for the record: the ticket naming the endpoint
+    // gives the service on another line of it.
+    const record = fieldLine(anchor.quote) !== undefined;
+    const named = (e: string) =>
+      mentions(anchor.quote, e) || mentions(anchor.title, e) || (record && mentions(anchor.passageText, e));
+    if (!part.entities.some(named)) continue;
+    const bridges = unitBridges(anchor.quote, question, types, options.fieldValues);
     if (bridges.length === 0) continue;
     const have = termSet(anchor.context);
     const rest = asked.filter((t) => !have.has(t));
@@ -50,7 +74,7 @@ export function bridgedPair(
     for (const bridge of bridges) {
       for (const answer of typedUnits) {
         if (answer.n === anchor.n) continue;
-        const owner = belongs(answer, bridge);
+        const owner = belongs(answer, bridge, options.unitOwner);
         if (owner === 0) continue;
         // It says something asked that the anchor does not (with nothing left to say, its type is enough).
         const says = rest.length === 0 ? 0.5 : coverage(rest, answer.context);
@@ -61,4 +85,18 @@ export function bridgedPair(
     }
   }
   return best ? { anchor: best.anchor, answer: best.answer, bridge: best.bridge } : undefined;
+}
+
+/**
+ * The units a part's answer may draw on: after a bridged pair, only the pair (with `chainOnly`). Other units of
+ * the evidence (a rival value of another document, more lines of the same records) are not on the chain, and
+ * citing them for it lowers what the answer's citations are worth.
+ */
+export function chainPool(
+  chosen: readonly Candidate[],
+  all: readonly Candidate[],
+  anchor: Candidate | undefined,
+  chainOnly: boolean,
+): Candidate[] {
+  return anchor && chainOnly ? [...chosen] : [...all];
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { EngineContext } from "../../spec/engine.js";
-import { makeState } from "../__fixtures__/state.js";
+import type { EvidenceItem } from "../../spec/answer.js";
+import type { CallRecord, EngineContext } from "../../spec/engine.js";
+import { passageKey } from "../../spec/passage.js";
+import { evidence, makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { aboutQuestion, anchored, hopWords, planCalls, searchableWords, unfoundAnchors } from "./plan.js";
 import { OFFLINE_PRESETS } from "./settings.js";
@@ -97,5 +99,32 @@ describe("hopWords", () => {
   it("keeps the missing words of a part that is no chain", () => {
     const part = decompose("What is the retention period of audit logs?")[0]!;
     expect(hopWords(part, ["retention"], on)).toEqual(["retention"]);
+  });
+});
+
+describe("planCalls, a hop's bridge", () => {
+  const q = "Who is the sheriff of the county in which Marrowvale lies?";
+  const first: EvidenceItem = {
+    ...evidence(1, "Marrowvale is a hamlet of Westmarch, in Quillon County."),
+    title: "Marrowvale",
+    source: "wiki",
+  };
+  const call: CallRecord = {
+    call: { callId: "c1", tool: "search", args: { corpus: "wiki", query: q, k: 3 }, subQuestion: 0 },
+    step: 1,
+    status: "ok",
+    passageKeys: [passageKey(first)],
+  };
+  const state = makeState({ question: q, standaloneQuestion: q, step: 2, evidence: [first], calls: [call] });
+  const hopQueries = async (settings: typeof OFFLINE_PRESETS.balanced) => {
+    const plan = await planCalls(state, ctx, decompose(q), settings);
+    return plan.calls.filter((c) => c.tool === "search").map((c) => String(c.args.query));
+  };
+
+  it("follows the name of the kind asked (the county), not the first name of the sentence", async () => {
+    const queries = await hopQueries(OFFLINE_PRESETS.balanced);
+    expect(queries[0]).toMatch(/^Quillon County/);
+    const off = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, typeFit: 0 } };
+    expect((await hopQueries(off))[0]).toMatch(/^Westmarch/);
   });
 });

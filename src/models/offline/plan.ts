@@ -5,8 +5,9 @@ import { mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
+import { typeFit, typeWords, unitBridges } from "./bridge-type.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
-import { newEntities, rankSources } from "./route.js";
+import { rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
 import { describeCalls, sqlCalls, sqlCovers, sqlThought } from "./sql-steps.js";
 
@@ -75,15 +76,6 @@ export function anchored<P extends { title?: string; section?: string; text: str
   return named.length > 0 ? { passages: named, named: true } : { passages: [...passages], named: false };
 }
 
-/** A `field: value` line of a record (a table row, a JSON line's fields). */
-const FIELD_LINE = /^\s*[\p{L}][\p{L}\d _-]{0,30}:\s+/u;
-
-/** Where a unit's names are: the value of a `field: value` line (the field's name is no entity), else all of it. */
-function valuePart(unit: string): string {
-  const field = FIELD_LINE.exec(unit);
-  return field ? unit.slice(field[0].length) : unit;
-}
-
 /**
  * The words of a part worth putting in a search: every word the segmenter finds, but not the overlapping
  * character bigrams of Chinese and Japanese text (they serve matching, and a query of thirty of them matches
@@ -140,6 +132,7 @@ async function bridges(
     latest.flatMap((record) => passagesOf(state, record, 3).map((p) => p.passage)),
   );
   const scored = new Map<string, number>();
+  const types = typeWords(part);
   for (const passage of seeds.passages) {
     // A passage that names what the question names is where the chain goes on from; others only share words.
     const about = aboutQuestion(part, passage) ? settings.hop.anchorBonus : 0;
@@ -151,9 +144,16 @@ async function bridges(
       // however few of the question's words it shares.
       const touch = Math.max(coverage(part.terms, unit), seeds.named ? settings.retrieval.anchorTouch : 0);
       if (touch === 0 && unit !== passage.title) continue;
-      for (const entity of newEntities(valuePart(unit), state.standaloneQuestion)) {
+      for (const entity of unitBridges(unit, state.standaloneQuestion, types, settings.hop.fieldValues)) {
         if (usedAlready(entity, used)) continue;
-        scored.set(entity, Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2 + about));
+        // A name of the kind asked ("<Name> County" for "which county", a hub code under "origin_hub" for
+        // "the hub where") is the chain's next link more often than the other names of its sentence.
+        // Only where the chain is: on a page of another thing of the same kind, it is a rival, not a link.
+        const fit = about > 0 || seeds.named || aboutQuestion(part, passage) ? typeFit(entity, unit, types) : 0;
+        scored.set(
+          entity,
+          Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2 + about + fit * settings.hop.typeFit),
+        );
       }
     }
   }

@@ -67,6 +67,23 @@ export interface HopSettings {
    * lowered citation precision (musique -0.03, hotpotqa -0.03): more hops, no better answers yet.
    */
   bridgeHead: boolean;
+  /**
+   * Added to a bridge candidate of the kind the question asks for: its name or its record field holds one of
+   * the part's words that is not a name the part gives ("<Name> County" for "which county"; bridge-type.ts).
+   */
+  typeFit: number;
+  /**
+   * A record field's value is a bridge even when the entity extractor sees no name in it (a bare site code,
+   * a lower-case name under a field of the kind asked; bridge-type.ts).
+   */
+  fieldValues: boolean;
+  /**
+   * How much a unit naming the bridge itself belongs to it when the bridged answer is chosen (a passage titled
+   * after the bridge: 1; one mentioning it anywhere: 0.5).
+   */
+  unitOwner: number;
+  /** A bridged answer cites only its chain (the bridge's unit and the unit answering for the bridge). */
+  chainOnly: boolean;
 }
 
 const HOP: HopSettings = {
@@ -76,6 +93,10 @@ const HOP: HopSettings = {
   bridgedAnswer: true,
   headQuery: true,
   bridgeHead: false,
+  typeFit: 0.5,
+  fieldValues: true,
+  unitOwner: 0.8,
+  chainOnly: true,
 };
 
 export interface AnswerSettings {
