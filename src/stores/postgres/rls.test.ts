@@ -147,6 +147,42 @@ for (const [kind, start] of kinds) {
       }
     });
 
+    // PGlite's socket server has one user: only the cluster can log in as a role without SUPERUSER.
+    it.runIf(kind !== "PGlite")(
+      "a login without SUPERUSER matches keywords without the index, says so at start, and finds the same",
+      async () => {
+        const url = await server.database();
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        try {
+          await admin.query("CREATE ROLE ferret_plain_login LOGIN NOSUPERUSER NOBYPASSRLS");
+          await admin.query(`GRANT CREATE ON DATABASE ${new URL(url).pathname.slice(1)} TO ferret_plain_login`);
+        } finally {
+          await admin.end();
+        }
+        const plainUrl = new URL(url);
+        plainUrl.username = "ferret_plain_login";
+        const warnings: string[] = [];
+        const store = await createPostgresStore({
+          url: plainUrl.toString(),
+          poolSize: 2,
+          onWarning: (m) => warnings.push(m),
+        });
+        try {
+          expect(store.indexedKeywordMatch).toBe(false);
+          expect(warnings.join("\n")).toMatch(
+            /indexed keyword matching is off: .*not a superuser.*start ferret once as a superuser/is,
+          );
+          await seed(store);
+          const hits = await store.keywordSearch({ principal: olga, k: 5, terms: ["vacation"] });
+          expect(hits.map((h) => h.docId)).toEqual(["handbook/vacation.md"]);
+          expect(hits.every((h) => h.text.includes("Globex"))).toBe(true);
+        } finally {
+          await store.close();
+        }
+      },
+    );
+
     it("refuses to write a row of another tenant than the transaction's", async () => {
       const { raw, close } = await open();
       try {
