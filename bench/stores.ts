@@ -10,6 +10,9 @@
  *
  * Scale: FERRET_BENCH_STORES_CHUNKS (default 100,000; 10,000 with --quick). Vectors come from the hashing
  * embedder (FERRET_BENCH_STORES_DIMS, default 128) so the kNN queries are the keyword queries' embeddings.
+ * FERRET_BENCH_STORES_POSTGRES picks the PostgreSQL servers (comma-separated `pglite`, `pg-cluster`; default
+ * both): PGlite ingests one statement at a time in WebAssembly, so a large run may measure the cluster alone
+ * and PGlite at a smaller scale.
  */
 import { join } from "node:path";
 import { createHashingEmbedder } from "../src/embedders/hashing.js";
@@ -274,7 +277,20 @@ async function withServer<T>(start: () => Promise<TestServer>, fn: (url: string)
   }
 }
 
+const SERVERS = ["pglite", "pg-cluster"] as const;
+
+function servers(): Set<string> {
+  const env = process.env.FERRET_BENCH_STORES_POSTGRES;
+  if (env === undefined || env.trim() === "") return new Set(SERVERS);
+  const names = env.split(",").map((name) => name.trim());
+  const unknown = names.filter((name) => !(SERVERS as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new RangeError(`FERRET_BENCH_STORES_POSTGRES names ${SERVERS.join(" and ")}, got ${unknown.join(", ")}`);
+  return new Set(names);
+}
+
 async function run(ctx: BenchContext): Promise<BenchResult> {
+  const chosen = servers();
   const chunks = scale(ctx);
   const label = scaleLabel(chunks);
   const w = await workload(ctx, chunks);
@@ -286,15 +302,19 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     const store = await createPostgresStore({ url, poolSize: 8, onWarning: (m) => warnings.push(`${name}: ${m}`) });
     try {
       const figures = await measureStore(ctx, name, store, w, { vectors });
-      figures.notes.push(`${name} keyword ranking: ${store.keywordRanking}`);
+      figures.notes.push(
+        `${name} keyword ranking: ${store.keywordRanking}, matching ${store.indexedKeywordMatch ? "through the leakproof GIN index" : "without an index (built-in @@ under row-level security)"}`,
+      );
       return figures;
     } finally {
       await store.close();
     }
   };
-  ctx.progress("stores: starting PGlite (socket server)");
-  measured.push(await withServer(startPglite, (url) => postgres("pglite", url, true)));
-  if (clusterAvailable()) {
+  if (chosen.has("pglite")) {
+    ctx.progress("stores: starting PGlite (socket server)");
+    measured.push(await withServer(startPglite, (url) => postgres("pglite", url, true)));
+  }
+  if (chosen.has("pg-cluster") && clusterAvailable()) {
     ctx.progress("stores: starting a PostgreSQL cluster (initdb)");
     measured.push(await withServer(startCluster, (url) => postgres("pg-cluster", url, false)));
   }

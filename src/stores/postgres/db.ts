@@ -128,8 +128,9 @@ export class PgDb {
 /** Sets the per-transaction settings the RLS policies read (see `schema.ts`). */
 export async function setScope(client: pg.ClientBase, scope: Scope): Promise<void> {
   await client.query(
-    "SELECT set_config('ferret.tenant', $1, true), set_config('ferret.roles', $2, true), set_config('ferret.all_tenants', $3, true)",
-    [scope.tenant ?? "", JSON.stringify(scope.roles ?? []), scope.allTenants ? "on" : "off"],
+    // The driver writes the roles as an array literal (quoting each); the policies cast it back to text[].
+    "SELECT set_config('ferret.tenant', $1, true), set_config('ferret.roles', $2::text[]::text, true), set_config('ferret.all_tenants', $3, true)",
+    [scope.tenant ?? "", [...(scope.roles ?? [])], scope.allTenants ? "on" : "off"],
   );
 }
 

@@ -27,7 +27,7 @@ import { postgresDialect } from "./dialect.js";
 import * as documents from "./documents.js";
 import { PgGraph } from "./graph.js";
 import * as records from "./records.js";
-import { type MissingFeature, setupDatabase } from "./schema.js";
+import { type MissingFeature, setupDatabase, type TextMatch } from "./schema.js";
 import * as search from "./search.js";
 import * as tables from "./tables.js";
 
@@ -80,12 +80,17 @@ export class PostgresStore implements StoreV1 {
   get keywordRanking(): "bm25" | "ts_rank_cd" {
     return this.#bm25 ? "bm25" : "ts_rank_cd";
   }
+  /** Whether keyword matching can use its GIN index under row-level security (the leakproof `ferret.@@`). */
+  get indexedKeywordMatch(): boolean {
+    return this.#match !== "@@";
+  }
   readonly graph: PgGraph;
   readonly keys: records.PgKeys;
   readonly spend: records.PgSpend;
   readonly #db: PgDb;
   readonly #vector: boolean;
   readonly #bm25: boolean;
+  readonly #match: TextMatch;
   readonly #sqlRole: string | undefined;
   readonly #hnswThreshold: number;
   readonly #indexed = new Set<number>();
@@ -96,12 +101,13 @@ export class PostgresStore implements StoreV1 {
 
   constructor(
     db: PgDb,
-    setup: { vector: boolean; textsearch: boolean; sqlRole?: string; missing: MissingFeature[] },
+    setup: { vector: boolean; textsearch: boolean; match?: TextMatch; sqlRole?: string; missing: MissingFeature[] },
     options: PostgresStoreOptions,
   ) {
     this.#db = db;
     this.#vector = setup.vector;
     this.#bm25 = setup.textsearch;
+    this.#match = setup.match ?? "@@";
     this.#sqlRole = setup.sqlRole;
     this.missing = setup.missing;
     this.#hnswThreshold = options.hnswThreshold ?? 20_000;
@@ -208,12 +214,14 @@ export class PostgresStore implements StoreV1 {
 
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
     return this.#tx("search keywords", principalScope(query.principal), (c) =>
-      search.keywordSearch(c, query, { bm25: this.#bm25 }),
+      search.keywordSearch(c, query, { bm25: this.#bm25, match: this.#match }),
     );
   }
 
   documentSearch(query: KeywordQuery): Promise<ScoredDocument[]> {
-    return this.#tx("search documents", principalScope(query.principal), (c) => search.documentSearch(c, query));
+    return this.#tx("search documents", principalScope(query.principal), (c) =>
+      search.documentSearch(c, query, { match: this.#match }),
+    );
   }
 
   vectorSearch(query: VectorQuery): Promise<ScoredChunk[]> {

@@ -78,6 +78,98 @@ describeOnServers(
       }
     });
 
+    /** Names of the indexes a query's plan reads, planned in a transaction scoped to `scope` (seq scans off). */
+    async function planIndexes(raw: pg.Client, scope: Parameters<typeof setScope>[1], sql: string) {
+      await raw.query("BEGIN");
+      try {
+        await setScope(raw, scope);
+        // The fixture tables are tiny: without this the planner reads them whole whatever indexes it may use.
+        await raw.query("SET LOCAL enable_seqscan = off");
+        const plan = (await raw.query(`EXPLAIN (FORMAT JSON) ${sql}`)).rows[0]?.["QUERY PLAN"];
+        const names: string[] = [];
+        const walk = (node: unknown) => {
+          if (Array.isArray(node)) node.forEach(walk);
+          else if (node !== null && typeof node === "object") {
+            for (const [key, value] of Object.entries(node)) {
+              if (key === "Index Name" && typeof value === "string") names.push(value);
+              else walk(value);
+            }
+          }
+        };
+        walk(plan);
+        return names;
+      } finally {
+        await raw.query("ROLLBACK");
+      }
+    }
+
+    it("keyword, BM25 and vector search use their indexes under row-level security and still see only the scope", async () => {
+      const { store, raw, close } = await open();
+      try {
+        // The leakproof match lets the GIN index serve the query below the policies...
+        expect(store.indexedKeywordMatch).toBe(true);
+        const match = (table: string, column: string) =>
+          `SELECT tenant FROM ferret.${table} WHERE ${column} OPERATOR(ferret.@@) to_tsquery('ferret.ferret_text', 'vacation')`;
+        expect(await planIndexes(raw, principalScope(olga), match("chunks", "tsv"))).toContain("chunks_tsv_leakproof");
+        expect(await planIndexes(raw, principalScope(olga), match("documents", "doc_tsv"))).toContain(
+          "documents_tsv_leakproof",
+        );
+        // ...and the policies still decide what it returns: both tenants have vacation chunks.
+        expect(await scoped(raw, { allTenants: true, roles: ["*"] }, match("chunks", "tsv"))).toEqual(
+          expect.arrayContaining([{ tenant: ACME }, { tenant: GLOBEX }]),
+        );
+        expect(await scoped(raw, principalScope(olga), match("chunks", "tsv"))).toEqual([{ tenant: GLOBEX }]);
+        expect(await scoped(raw, undefined, match("chunks", "tsv"))).toEqual([]);
+        if (store.keywordRanking === "bm25") {
+          const top = `SELECT rowid FROM ferret.chunks ORDER BY bm25 <@> to_bm25query('vacation', 'ferret.chunks_bm25') LIMIT 5`;
+          expect(await planIndexes(raw, principalScope(olga), top)).toContain("chunks_bm25");
+        }
+        if (!store.missing.some((m) => m.feature === "vector index")) {
+          const knn = `SELECT rowid FROM ferret.chunks WHERE dims = 4
+            ORDER BY embedding::vector(4) <=> '[1,0,0,0]'::vector(4) LIMIT 5`;
+          expect(await planIndexes(raw, principalScope(olga), knn)).toContain("chunks_hnsw_4");
+        }
+      } finally {
+        await close();
+      }
+    });
+
+    // PGlite's socket server has one user: only the cluster can log in as a role without SUPERUSER.
+    it.runIf(kind !== "PGlite")(
+      "a login without SUPERUSER matches keywords without the index, says so at start, and finds the same",
+      async () => {
+        const url = await server.database();
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        try {
+          await admin.query("CREATE ROLE ferret_plain_login LOGIN NOSUPERUSER NOBYPASSRLS");
+          await admin.query(`GRANT CREATE ON DATABASE ${new URL(url).pathname.slice(1)} TO ferret_plain_login`);
+        } finally {
+          await admin.end();
+        }
+        const plainUrl = new URL(url);
+        plainUrl.username = "ferret_plain_login";
+        const warnings: string[] = [];
+        const store = await createPostgresStore({
+          url: plainUrl.toString(),
+          poolSize: 2,
+          onWarning: (m) => warnings.push(m),
+        });
+        try {
+          expect(store.indexedKeywordMatch).toBe(false);
+          expect(warnings.join("\n")).toMatch(
+            /indexed keyword matching is off: .*not a superuser.*start ferret once as a superuser/is,
+          );
+          await seed(store);
+          const hits = await store.keywordSearch({ principal: olga, k: 5, terms: ["vacation"] });
+          expect(hits.map((h) => h.docId)).toEqual(["handbook/vacation.md"]);
+          expect(hits.every((h) => h.text.includes("Globex"))).toBe(true);
+        } finally {
+          await store.close();
+        }
+      },
+    );
+
     it("refuses to write a row of another tenant than the transaction's", async () => {
       const { raw, close } = await open();
       try {

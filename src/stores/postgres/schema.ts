@@ -3,7 +3,7 @@ import { StoreError } from "../../spec/errors.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
@@ -15,7 +15,8 @@ export const TS_CONFIG = "ferret.ferret_text";
 
 /**
  * Functions the row-level-security policies call. They read per-transaction settings that every store
- * transaction sets (`setScope`): `ferret.tenant`, `ferret.roles` (JSON) and `ferret.all_tenants`.
+ * transaction sets (`setScope`): `ferret.tenant`, `ferret.roles` (JSON in version 1, a text[] literal from
+ * version 2) and `ferret.all_tenants`.
  */
 const POLICY_FUNCTIONS = `
 CREATE OR REPLACE FUNCTION ferret.tenant_ok(t text) RETURNS boolean LANGUAGE sql STABLE AS $$
@@ -167,8 +168,19 @@ CREATE POLICY readable_rows ON ferret.chunks
   WITH CHECK (ferret.tenant_ok(tenant));
 `;
 
+/**
+ * Version 2: `ferret.roles` holds a text[] literal and scope_roles() is a plain expression the planner inlines.
+ * The JSON version was a sub-select that ran for every row a policy checked, several times per row (the
+ * chunk's and its source's ACL, then the document's): about 7 times the cost of the cast (PGlite, 20k calls).
+ */
+const DDL_V2 = `
+CREATE OR REPLACE FUNCTION ferret.scope_roles() RETURNS text[] LANGUAGE sql STABLE AS $$
+  SELECT coalesce(nullif(current_setting('ferret.roles', true), ''), '{}')::text[]
+$$;
+`;
+
 /** Step n upgrades a database at version n to n + 1, in the transaction that records it. */
-const MIGRATIONS: string[] = [];
+const MIGRATIONS: string[] = [DDL_V2];
 
 /** A feature that is off because the server lacks what it needs, with how to turn it on. */
 export interface MissingFeature {
@@ -183,6 +195,8 @@ export interface SetupResult {
   sqlRole?: string;
   vector: boolean;
   textsearch: boolean;
+  /** The text-match operator keyword search uses (see `ensureLeakproofMatch`). */
+  match: TextMatch;
   missing: MissingFeature[];
 }
 
@@ -238,6 +252,7 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
   if (!me) throw new StoreError(`Cannot read the login role at ${redactUrl(url)}.`);
   let appRole: string | undefined;
   let sqlRole: string | undefined;
+  let match: TextMatch = "@@";
   await client.query("SELECT pg_advisory_lock(hashtext('ferret.setup'))");
   try {
     if (me.super || me.createrole) {
@@ -286,10 +301,17 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
       });
     }
     if (appRole !== undefined) await client.query("RESET ROLE");
+    match = await ensureLeakproofMatch(client, me.super);
+    if (match === "@@") {
+      missing.push({
+        feature: "indexed keyword matching",
+        message: `The login role ${me.user} is not a superuser, so ferret cannot create its leakproof text-match operator: under row-level security the GIN index cannot serve @@, and every keyword search reads all of the tenant's chunks (slow past ~10k chunks). Start ferret once as a superuser (it creates ferret.tsvector_leakproof_ops and the indexes over it), then connect as ${me.user}.`,
+      });
+    }
   } finally {
     await client.query("SELECT pg_advisory_unlock(hashtext('ferret.setup'))");
   }
-  return { appRole, sqlRole, vector, textsearch, missing };
+  return { appRole, sqlRole, vector, textsearch, match, missing };
 }
 
 async function dbName(client: pg.ClientBase): Promise<string> {
@@ -371,4 +393,80 @@ async function ensureBm25Index(client: pg.ClientBase): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * How a tsvector is matched against a tsquery: the built-in `@@`, or ferret's leakproof copy of it.
+ *
+ * Row-level security makes the planner run the policies' checks before any condition of the query whose
+ * function is not LEAKPROOF (such a function could reveal a row the policy hides, through an error or a side
+ * effect). `@@` (ts_match_vq) is not marked leakproof, so under FORCEd RLS the GIN index cannot serve it: every
+ * keyword search read all of the tenant's chunks (about 500 ms at 10k chunks on PostgreSQL 15). ts_match_vq
+ * returns a boolean computed from its arguments and raises no error that depends on a row's text, so ferret
+ * declares a LEAKPROOF function over the same C function, an operator `ferret.@@` on it and a GIN operator
+ * class with that operator (the built-in tsvector_ops support functions), and indexes the tsvector columns with
+ * it. The policies still run on every row the index returns. Declaring a function LEAKPROOF takes a superuser.
+ */
+export type TextMatch = "@@" | "OPERATOR(ferret.@@)";
+
+const LEAKPROOF_OPCLASS = "tsvector_leakproof_ops";
+
+const LEAKPROOF_DDL = `
+CREATE FUNCTION ferret.ts_match_leakproof(tsvector, tsquery) RETURNS boolean
+  LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF AS 'ts_match_vq';
+CREATE OPERATOR ferret.@@ (LEFTARG = tsvector, RIGHTARG = tsquery, FUNCTION = ferret.ts_match_leakproof,
+  RESTRICT = tsmatchsel, JOIN = tsmatchjoinsel);
+CREATE OPERATOR CLASS ferret.${LEAKPROOF_OPCLASS} FOR TYPE tsvector USING gin AS
+  OPERATOR 1 ferret.@@ (tsvector, tsquery),
+  FUNCTION 1 gin_cmp_tslexeme(text, text),
+  FUNCTION 2 gin_extract_tsvector(tsvector, internal, internal),
+  FUNCTION 3 gin_extract_tsquery(tsvector, internal, int2, internal, internal, internal, internal),
+  FUNCTION 4 gin_tsquery_consistent(internal, int2, tsvector, int4, internal, internal, internal, internal),
+  FUNCTION 5 gin_cmp_prefix(text, text, int2, internal),
+  FUNCTION 6 gin_tsquery_triconsistent(internal, int2, tsvector, int4, internal, internal, internal),
+  STORAGE text;
+`;
+
+/**
+ * Makes the leakproof text match (see `TextMatch`) where a superuser runs the setup, and indexes chunks and
+ * documents with it in place of the built-in GIN indexes. A database where a superuser once did so keeps it
+ * for every later login. Returns the operator keyword search is to use.
+ */
+async function ensureLeakproofMatch(client: pg.ClientBase, superuser: boolean): Promise<TextMatch> {
+  const has = async () =>
+    Boolean(
+      (
+        await client.query(
+          `SELECT 1 FROM pg_opclass AS o JOIN pg_namespace AS n ON n.oid = o.opcnamespace
+           WHERE n.nspname = 'ferret' AND o.opcname = $1`,
+          [LEAKPROOF_OPCLASS],
+        )
+      ).rowCount,
+    );
+  if (!(await has())) {
+    if (!superuser) return "@@";
+    await client.query("BEGIN");
+    try {
+      await client.query(LEAKPROOF_DDL);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK");
+      // Another process made it first (PGlite's advisory locks do not exclude its connections).
+      if (!(await has())) throw error;
+    }
+  }
+  if (superuser) {
+    await client.query(
+      `CREATE INDEX IF NOT EXISTS chunks_tsv_leakproof ON ferret.chunks USING gin (tsv ferret.${LEAKPROOF_OPCLASS})`,
+    );
+    await client.query(
+      `CREATE INDEX IF NOT EXISTS documents_tsv_leakproof ON ferret.documents USING gin (doc_tsv ferret.${LEAKPROOF_OPCLASS})`,
+    );
+    // The built-in indexes serve only the built-in @@, which keyword search no longer uses: each would cost every write.
+    await client.query("DROP INDEX IF EXISTS ferret.chunks_tsv, ferret.documents_tsv");
+  }
+  const indexed = await client.query(
+    "SELECT 1 FROM pg_indexes WHERE schemaname = 'ferret' AND indexname IN ('chunks_tsv_leakproof', 'documents_tsv_leakproof')",
+  );
+  return indexed.rowCount === 2 ? "OPERATOR(ferret.@@)" : "@@";
 }
