@@ -14,7 +14,7 @@ import { describeOnServers } from "./test-servers.js";
 
 describeOnServers(
   (kind) => `row-level security on ${kind}`,
-  (server) => {
+  (server, kind) => {
     /** A seeded store, and a raw connection as the role the store's connections use. */
     async function open(): Promise<{ store: PostgresStore; raw: pg.Client; close: () => Promise<void> }> {
       const url = await (await server()).database();
@@ -138,7 +138,7 @@ describeOnServers(
     it.runIf(kind !== "PGlite")(
       "a login without SUPERUSER matches keywords without the index, says so at start, and finds the same",
       async () => {
-        const url = await server.database();
+        const url = await (await server()).database();
         const admin = new pg.Client({ connectionString: url });
         await admin.connect();
         try {
