@@ -144,7 +144,8 @@ describe("composePart without a value", () => {
     const named = unit(2, "T-1 was linked to INC-7.", { title: "INC-7", docId: "inc7" });
     const noise = unit(3, "Laptops must be encrypted.", { title: "Remote work", docId: "rw" });
     const claims = compose("What problem did the merchant report in ticket T-1?", [best, same, named, noise]);
-    expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 1, 2]);
+    // The incident naming the ticket is another source that adds nothing asked: the ticket's passage names T-1.
+    expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 1]);
     const painter = unit(4, "Smart was known for precisionist urban landscapes.", {
       title: "Jeffrey Smart",
       docId: "js",
@@ -173,5 +174,40 @@ describe("composePart with a value", () => {
       [weeks, eligible, other],
     );
     expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 3]);
+  });
+});
+
+describe("composePart: citations of supporting sentences", () => {
+  const relay = { title: "Brimhall relay", docId: "guides/brimhall.md" };
+  const faq = { title: "Operator FAQ", docId: "notes/faq.md" };
+  const question = "What does the Brimhall relay do at night?";
+  const best = unit(1, "At night the Brimhall relay forwards its traffic to Ostwick.", relay);
+  const echo = unit(4, "The Brimhall relay hands its traffic over at night.", faq);
+
+  it("cites another document's sentence only when it adds to the kept ones", () => {
+    const claims = compose(question, [best, echo]);
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1]);
+    const off = composePart({
+      question,
+      part: decompose(question)[0]!,
+      kind: answerKindOf(decompose(question)[0]!),
+      chosen: [best, echo],
+      all: [best, echo],
+      settings: { ...settings, citeOnlyWhatAdds: false },
+    });
+    expect(off.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1, 4]);
+  });
+
+  it("keeps a chain's last hop, where the head is answered, even without a link", () => {
+    const q = "Who founded the company that built the Brimhall relay?";
+    const hop1 = { ...unit(1, "The Brimhall relay was built by Carrow Works.", relay), step: 1 };
+    const middle = { ...unit(2, "Relays of this kind are common.", faq), step: 2 };
+    const hop2 = {
+      ...unit(3, "It was founded by Edda Lunn in 1911.", { title: "Noted firms", docId: "firms.md" }),
+      step: 3,
+    };
+    const claims = compose(q, [hop1, middle, hop2]);
+    expect(decompose(q)[0]!.chain).toBe(true);
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1, 3]);
   });
 });

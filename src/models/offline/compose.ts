@@ -9,6 +9,7 @@ import { dateLabel, newer } from "./freshness.js";
 import { verdictOf } from "./polarity.js";
 import { hasCue, PRIOR_TIME } from "./question-cues.js";
 import type { AnswerSettings } from "./settings.js";
+import { earnsCitation, supportingUnits } from "./supporting.js";
 import { fieldsOf, type ValueSpan, valueSpan } from "./value-span.js";
 
 /** Makes a quoted line readable: a table row reads "Header: cell; ...", list and heading marks go. */
@@ -44,6 +45,10 @@ export function claimOf(c: Candidate): DraftClaim {
   const withTitle = title && !mentions(text, title) && text.length < 80 ? `${title}: ${text}` : text;
   return { text: withTitle, citations: [cite(c)] };
 }
+
+/** The supporting units that earn their citation next to `lead` (all of `rest` when the setting is off). */
+const supported = (input: ComposeInput, lead: Candidate[], rest: Candidate[]) =>
+  input.settings.citeOnlyWhatAdds ? supportingUnits(input.part.text, lead, rest) : rest;
 
 /** What an older document said, in the question's language. */
 const SUPERSEDED: Record<Lang, (old: string, title: string, when: string) => string> = {
@@ -184,10 +189,10 @@ export function composePart(input: ComposeInput): DraftClaim[] {
       const word = YES_NO[lang][verdict.answer];
       lead.text = lang === "zh" || lang === "ja" ? `${word}。${lead.text}` : `${word}. ${lead.text}`;
     }
-    return [lead, ...rest.map(claimOf)];
+    return [lead, ...supported(input, [first], rest).map(claimOf)];
   }
   // One side of a comparison is answered by the comparison's outcome, not by a value of its own.
-  if (part.alternative) return chosen.map(claimOf);
+  if (part.alternative) return [chosen[0]!, ...supported(input, chosen.slice(0, 1), chosen.slice(1))].map(claimOf);
   // A fact or entity has no type to check its value by: only the best unit may give one.
   const typed = kind !== "fact" && kind !== "entity";
   const ranked = part.chain ? [...chosen].reverse() : chosen;
@@ -201,7 +206,12 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     const named = (c: Candidate) => c.title.length >= 4 && mentions(first.quote, c.title);
     // A later hop's sentence is what the best one led to (the second fact of a chain the analysis missed).
     const follows = (c: Candidate) => namesPart(c, part) || c.n === first.n || named(c) || c.step > first.step;
-    return [first, ...rest.filter(follows)].map(claimOf);
+    // The last hop (of a chain, or a later step than the best sentence's) is where the loop's search for
+    // the head ended: without a value, that sentence is the answer's own and stays cited.
+    const last = Math.max(...rest.map((c) => c.step));
+    const lastHop = (c: Candidate) => c.step === last && (part.chain || c.step > first.step);
+    const kept = supported(input, [first], rest.filter(follows));
+    return [first, ...rest.filter((c) => kept.includes(c) || (follows(c) && lastHop(c)))].map(claimOf);
   }
   const { winner, old } = freshest(found, input);
   // A chain's answer names where it came from: "Dana Okafor (Flight Software Team) leads the team that ...".
@@ -237,13 +247,19 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const coversMore = (c: Candidate) =>
     c.item.docId === winner.c.item.docId &&
     askedTerms(part).some((t) => !winnerTerms.has(t) && termSet(c.context).has(t));
+  const kept: Candidate[] = [winner.c];
   for (const c of chosen) {
     const keep =
       c === winner.c
         ? (bare || !sure) && prose
         : (!sure && c.n === winner.c.n) || coversMore(c) || (part.chain ? addsTo(direct, c) : bridges(c));
     if (!keep) continue;
-    if (c !== winner.c && old && c === old.c) continue;
+    if (c !== winner.c) {
+      if (old && c === old.c) continue;
+      // Another document's sentence is cited only when it adds a constraint or a link (supporting.ts).
+      if (settings.citeOnlyWhatAdds && !earnsCitation(part.text, c, kept)) continue;
+      kept.push(c);
+    }
     claims.push(claimOf(c));
   }
   return claims;

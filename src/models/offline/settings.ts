@@ -97,6 +97,12 @@ export interface AnswerSettings {
   anchorIdentifiers: boolean;
   /** Score a unit gains when one of its fields is labelled by what is asked ("status: closed" for "what status"). */
   fieldLabelWeight: number;
+  /**
+   * A supporting sentence of another document than the ones the answer already cites is kept only when it
+   * adds a constraint of the question or a link of the chain (supporting.ts); otherwise it only repeats the
+   * answer or is context, and its citation would name a source the answer does not use.
+   */
+  citeOnlyWhatAdds: boolean;
 }
 
 export interface SqlSettings {
@@ -148,6 +154,7 @@ const ANSWER: AnswerSettings = {
   skipBoilerplate: true,
   anchorIdentifiers: true,
   fieldLabelWeight: 0.3,
+  citeOnlyWhatAdds: true,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
