@@ -211,3 +211,17 @@ describe("composePart: citations of supporting sentences", () => {
     expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1, 3]);
   });
 });
+
+describe("composePart: a later step's sentence", () => {
+  const ticket = { title: "Ticket Z-4410", docId: "tickets.csv#Z-4410" };
+  const codes = { title: "Error codes", docId: "api/errors.md" };
+  it("stays cited without a link when the loop hopped to it, unless the question names a record", () => {
+    const best = unit(1, "The Vantor sync stalls every night.", { title: "Vantor sync", docId: "vantor.md" });
+    const later = { ...unit(2, "It was replaced by Orbel in spring.", codes), step: 2 };
+    expect(compose("What happened to the Vantor sync?", [best, later]).length).toBe(2);
+    const row = unit(3, "The merchant sees signature checks fail.", ticket);
+    const other = { ...unit(4, "Code 422 means the region is unsupported.", codes), step: 2 };
+    const claims = compose("What problem does ticket Z-4410 describe?", [row, other]);
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([3]);
+  });
+});

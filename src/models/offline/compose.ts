@@ -207,9 +207,11 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     // A later hop's sentence is what the best one led to (the second fact of a chain the analysis missed).
     const follows = (c: Candidate) => namesPart(c, part) || c.n === first.n || named(c) || c.step > first.step;
     // The last hop (of a chain, or a later step than the best sentence's) is where the loop's search for
-    // the head ended: without a value, that sentence is the answer's own and stays cited.
+    // the head ended: without a value, that sentence is the answer's own and stays cited. A question naming a
+    // record (an identifier) is answered from that record: a later step's sentence must earn its citation.
     const last = Math.max(...rest.map((c) => c.step));
-    const lastHop = (c: Candidate) => c.step === last && (part.chain || c.step > first.step);
+    const record = extractEntities(part.text).some((e) => e.type === "identifier");
+    const lastHop = (c: Candidate) => c.step === last && (part.chain || (c.step > first.step && !record));
     const kept = supported(input, [first], rest.filter(follows));
     return [first, ...rest.filter((c) => kept.includes(c) || (follows(c) && lastHop(c)))].map(claimOf);
   }
