@@ -79,12 +79,13 @@ describe("composePart", () => {
     expect(claims[0]!.citations[0]!.n).toBe(2);
   });
 
-  it("cites the superseded document when the question asks for the earlier value", () => {
+  it("answers from and cites only the superseded document when the question asks for the earlier value", () => {
     const v3 = unit(1, "- On-time delivery target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
     const v4 = unit(2, "- On-time delivery target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
     const claims = compose("What is the previous on-time delivery target?", [v3], [v3, v4]);
-    expect(claims[1]!.text).toBe("This supersedes 95.0% in Delivery SLA, version 3 (v3).");
-    expect(claims[1]!.citations[0]!.n).toBe(1);
+    expect(claims).toHaveLength(1);
+    expect(claims[0]!.text).toContain("95.0%. It was later changed to 96.5% in Delivery SLA, version 4 (v4).");
+    expect(claims[0]!.citations).toEqual([{ n: 1, quote: "- On-time delivery target: 95.0%" }]);
   });
 
   it("does not supersede across different documents", () => {
@@ -223,5 +224,31 @@ describe("composePart: a later step's sentence", () => {
     const other = { ...unit(4, "Code 422 means the region is unsupported.", codes), step: 2 };
     const claims = compose("What problem does ticket Z-4410 describe?", [row, other]);
     expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([3]);
+  });
+});
+
+describe("composePart: the earlier state of a series", () => {
+  const v3 = unit(1, "- Pallet check rate: 92.0%", { title: "Yard rules, version 3", docId: "yard-v3.md" });
+  const v4 = unit(2, "- Pallet check rate: 97.5%", { title: "Yard rules, version 4", docId: "yard.md" });
+  const question = "What was the pallet check rate before the update?";
+
+  it("answers from the older document, cites only it, and names the newer value", () => {
+    const claims = compose(question, [v4], [v4, v3]);
+    expect(claims[0]!.text).toContain("92.0%");
+    expect(claims[0]!.text).toContain("later changed to 97.5% in Yard rules, version 4");
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1]);
+  });
+
+  it("lets the newer document answer when the setting is off", () => {
+    const part = decompose(question)[0]!;
+    const off = composePart({
+      question,
+      part,
+      kind: answerKindOf(part),
+      chosen: [v4],
+      all: [v4, v3],
+      settings: { ...settings, priorAnswersFromOlder: false },
+    });
+    expect(off[0]!.citations).toEqual([{ n: 2, quote: "- Pallet check rate: 97.5%" }]);
   });
 });

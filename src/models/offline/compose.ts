@@ -58,6 +58,14 @@ const SUPERSEDED: Record<Lang, (old: string, title: string, when: string) => str
   ja: (old, title, when) => `以前の${title}${when ? `（${when}）` : ""}では${old}でしたが、更新されています。`,
 };
 
+/** What a newer document says instead of the older one that answers ("before the update"). */
+const LATER: Record<Lang, (value: string, title: string, when: string) => string> = {
+  en: (value, title, when) => `It was later changed to ${value} in ${title}${when ? ` (${when})` : ""}.`,
+  de: (value, title, when) => `Später geändert auf ${value} in ${title}${when ? ` (${when})` : ""}.`,
+  zh: (value, title, when) => `后来在${title}${when ? `（${when}）` : ""}中改为${value}。`,
+  ja: (value, title, when) => `その後、${title}${when ? `（${when}）` : ""}で${value}に変更されました。`,
+};
+
 interface Valued {
   c: Candidate;
   value: ValueSpan;
@@ -215,7 +223,12 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     const kept = supported(input, [first], rest.filter(follows));
     return [first, ...rest.filter((c) => kept.includes(c) || (follows(c) && lastHop(c)))].map(claimOf);
   }
-  const { winner, old } = freshest(found, input);
+  const fresh = freshest(found, input);
+  // "Before the update": the older document answers and is the one cited; the newer value is named with it.
+  const asksPrior = fresh.old !== undefined && settings.priorAnswersFromOlder && hasCue(input.question, PRIOR_TIME);
+  const winner = asksPrior ? fresh.old! : fresh.winner;
+  const old = asksPrior ? undefined : fresh.old;
+  const later = asksPrior ? fresh.winner : undefined;
   // A chain's answer names where it came from: "Dana Okafor (Flight Software Team) leads the team that ...".
   const title = safeTitle(winner.c);
   const via =
@@ -223,14 +236,17 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const direct = directSentence(part.text, `${winner.value.text}${via}`, startsQuestion(input.question, part.text));
   // The older value is named with the answer, not cited: the citation backs the value that answers, and a
   // superseded document is not evidence for it (citing it would present stale text as support). When the
-  // question asks for the earlier state ("before the update"), the older document answers and is cited.
-  const superseded = old
-    ? SUPERSEDED[lang](old.value.text, safeTitle(old.c) || old.c.item.docId, dateLabel(old.c.item) ?? "")
+  // question asks for the earlier state, the roles swap: the older document answers, the newer is named.
+  const named = old ?? later;
+  const note = named
+    ? (lang === "zh" || lang === "ja" ? "" : " ") +
+      (old ? SUPERSEDED : LATER)[lang](
+        named.value.text,
+        safeTitle(named.c) || named.c.item.docId,
+        dateLabel(named.c.item) ?? "",
+      )
     : "";
-  const asksPrior = old !== undefined && hasCue(input.question, PRIOR_TIME);
-  const note = old && !asksPrior ? `${lang === "zh" || lang === "ja" ? "" : " "}${superseded}` : "";
   const claims: DraftClaim[] = [{ text: `${direct}${note}`, citations: [cite(winner.c)] }];
-  if (old && asksPrior) claims.push({ text: superseded, citations: [cite(old.c)] });
   // The value's own sentence when it is prose the direct answer only shortens; a chain's other hops when they
   // add to it. Other sentences of a one-hop part are left out: the answer cites what it uses.
   const bare = !direct.includes(" ") || direct.replace(/[.。]$/, "") === winner.value.text;
@@ -257,7 +273,7 @@ export function composePart(input: ComposeInput): DraftClaim[] {
         : (!sure && c.n === winner.c.n) || coversMore(c) || (part.chain ? addsTo(direct, c) : bridges(c));
     if (!keep) continue;
     if (c !== winner.c) {
-      if (old && c === old.c) continue;
+      if (c === named?.c) continue;
       // Another document's sentence is cited only when it adds a constraint or a link (supporting.ts).
       if (settings.citeOnlyWhatAdds && !earnsCitation(part.text, c, kept)) continue;
       kept.push(c);

@@ -103,6 +103,11 @@ export interface AnswerSettings {
    * answer or is context, and its citation would name a source the answer does not use.
    */
   citeOnlyWhatAdds: boolean;
+  /**
+   * A question about the earlier state ("before the update") is answered by the older document of a series,
+   * which alone is cited; the newer value is named with it. Off: the newer answers, the older is named as superseded.
+   */
+  priorAnswersFromOlder: boolean;
 }
 
 export interface SqlSettings {
@@ -155,6 +160,7 @@ const ANSWER: AnswerSettings = {
   anchorIdentifiers: true,
   fieldLabelWeight: 0.3,
   citeOnlyWhatAdds: true,
+  priorAnswersFromOlder: true,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
