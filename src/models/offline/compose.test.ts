@@ -79,12 +79,13 @@ describe("composePart", () => {
     expect(claims[0]!.citations[0]!.n).toBe(2);
   });
 
-  it("cites the superseded document when the question asks for the earlier value", () => {
+  it("answers from and cites only the superseded document when the question asks for the earlier value", () => {
     const v3 = unit(1, "- On-time delivery target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
     const v4 = unit(2, "- On-time delivery target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
     const claims = compose("What is the previous on-time delivery target?", [v3], [v3, v4]);
-    expect(claims[1]!.text).toBe("This supersedes 95.0% in Delivery SLA, version 3 (v3).");
-    expect(claims[1]!.citations[0]!.n).toBe(1);
+    expect(claims).toHaveLength(1);
+    expect(claims[0]!.text).toContain("95.0%. It was later changed to 96.5% in Delivery SLA, version 4 (v4).");
+    expect(claims[0]!.citations).toEqual([{ n: 1, quote: "- On-time delivery target: 95.0%" }]);
   });
 
   it("does not supersede across different documents", () => {
@@ -144,7 +145,8 @@ describe("composePart without a value", () => {
     const named = unit(2, "T-1 was linked to INC-7.", { title: "INC-7", docId: "inc7" });
     const noise = unit(3, "Laptops must be encrypted.", { title: "Remote work", docId: "rw" });
     const claims = compose("What problem did the merchant report in ticket T-1?", [best, same, named, noise]);
-    expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 1, 2]);
+    // The incident naming the ticket is another source that adds nothing asked: the ticket's passage names T-1.
+    expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 1]);
     const painter = unit(4, "Smart was known for precisionist urban landscapes.", {
       title: "Jeffrey Smart",
       docId: "js",
@@ -173,5 +175,80 @@ describe("composePart with a value", () => {
       [weeks, eligible, other],
     );
     expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 3]);
+  });
+});
+
+describe("composePart: citations of supporting sentences", () => {
+  const relay = { title: "Brimhall relay", docId: "guides/brimhall.md" };
+  const faq = { title: "Operator FAQ", docId: "notes/faq.md" };
+  const question = "What does the Brimhall relay do at night?";
+  const best = unit(1, "At night the Brimhall relay forwards its traffic to Ostwick.", relay);
+  const echo = unit(4, "The Brimhall relay hands its traffic over at night.", faq);
+
+  it("cites another document's sentence only when it adds to the kept ones", () => {
+    const claims = compose(question, [best, echo]);
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1]);
+    const off = composePart({
+      question,
+      part: decompose(question)[0]!,
+      kind: answerKindOf(decompose(question)[0]!),
+      chosen: [best, echo],
+      all: [best, echo],
+      settings: { ...settings, citeOnlyWhatAdds: false },
+    });
+    expect(off.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1, 4]);
+  });
+
+  it("keeps a chain's last hop, where the head is answered, even without a link", () => {
+    const q = "Who founded the company that built the Brimhall relay?";
+    const hop1 = { ...unit(1, "The Brimhall relay was built by Carrow Works.", relay), step: 1 };
+    const middle = { ...unit(2, "Relays of this kind are common.", faq), step: 2 };
+    const hop2 = {
+      ...unit(3, "It was founded by Edda Lunn in 1911.", { title: "Noted firms", docId: "firms.md" }),
+      step: 3,
+    };
+    const claims = compose(q, [hop1, middle, hop2]);
+    expect(decompose(q)[0]!.chain).toBe(true);
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1, 3]);
+  });
+});
+
+describe("composePart: a later step's sentence", () => {
+  const ticket = { title: "Ticket Z-4410", docId: "tickets.csv#Z-4410" };
+  const codes = { title: "Error codes", docId: "api/errors.md" };
+  it("stays cited without a link when the loop hopped to it, unless the question names a record", () => {
+    const best = unit(1, "The Vantor sync stalls every night.", { title: "Vantor sync", docId: "vantor.md" });
+    const later = { ...unit(2, "It was replaced by Orbel in spring.", codes), step: 2 };
+    expect(compose("What happened to the Vantor sync?", [best, later]).length).toBe(2);
+    const row = unit(3, "The merchant sees signature checks fail.", ticket);
+    const other = { ...unit(4, "Code 422 means the region is unsupported.", codes), step: 2 };
+    const claims = compose("What problem does ticket Z-4410 describe?", [row, other]);
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([3]);
+  });
+});
+
+describe("composePart: the earlier state of a series", () => {
+  const v3 = unit(1, "- Pallet check rate: 92.0%", { title: "Yard rules, version 3", docId: "yard-v3.md" });
+  const v4 = unit(2, "- Pallet check rate: 97.5%", { title: "Yard rules, version 4", docId: "yard.md" });
+  const question = "What was the pallet check rate before the update?";
+
+  it("answers from the older document, cites only it, and names the newer value", () => {
+    const claims = compose(question, [v4], [v4, v3]);
+    expect(claims[0]!.text).toContain("92.0%");
+    expect(claims[0]!.text).toContain("later changed to 97.5% in Yard rules, version 4");
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1]);
+  });
+
+  it("lets the newer document answer when the setting is off", () => {
+    const part = decompose(question)[0]!;
+    const off = composePart({
+      question,
+      part,
+      kind: answerKindOf(part),
+      chosen: [v4],
+      all: [v4, v3],
+      settings: { ...settings, priorAnswersFromOlder: false },
+    });
+    expect(off[0]!.citations).toEqual([{ n: 2, quote: "- Pallet check rate: 97.5%" }]);
   });
 });

@@ -9,6 +9,7 @@ import { dateLabel, newer } from "./freshness.js";
 import { verdictOf } from "./polarity.js";
 import { hasCue, PRIOR_TIME } from "./question-cues.js";
 import type { AnswerSettings } from "./settings.js";
+import { earnsCitation, supportingUnits } from "./supporting.js";
 import { fieldsOf, type ValueSpan, valueSpan } from "./value-span.js";
 
 /** Makes a quoted line readable: a table row reads "Header: cell; ...", list and heading marks go. */
@@ -45,12 +46,24 @@ export function claimOf(c: Candidate): DraftClaim {
   return { text: withTitle, citations: [cite(c)] };
 }
 
+/** The supporting units that earn their citation next to `lead` (all of `rest` when the setting is off). */
+const supported = (input: ComposeInput, lead: Candidate[], rest: Candidate[]) =>
+  input.settings.citeOnlyWhatAdds ? supportingUnits(input.part.text, lead, rest) : rest;
+
 /** What an older document said, in the question's language. */
 const SUPERSEDED: Record<Lang, (old: string, title: string, when: string) => string> = {
   en: (old, title, when) => `This supersedes ${old} in ${title}${when ? ` (${when})` : ""}.`,
   de: (old, title, when) => `Das ersetzt ${old} in ${title}${when ? ` (${when})` : ""}.`,
   zh: (old, title, when) => `此前${title}${when ? `（${when}）` : ""}中为${old}，已被取代。`,
   ja: (old, title, when) => `以前の${title}${when ? `（${when}）` : ""}では${old}でしたが、更新されています。`,
+};
+
+/** What a newer document says instead of the older one that answers ("before the update"). */
+const LATER: Record<Lang, (value: string, title: string, when: string) => string> = {
+  en: (value, title, when) => `It was later changed to ${value} in ${title}${when ? ` (${when})` : ""}.`,
+  de: (value, title, when) => `Später geändert auf ${value} in ${title}${when ? ` (${when})` : ""}.`,
+  zh: (value, title, when) => `后来在${title}${when ? `（${when}）` : ""}中改为${value}。`,
+  ja: (value, title, when) => `その後、${title}${when ? `（${when}）` : ""}で${value}に変更されました。`,
 };
 
 interface Valued {
@@ -184,10 +197,10 @@ export function composePart(input: ComposeInput): DraftClaim[] {
       const word = YES_NO[lang][verdict.answer];
       lead.text = lang === "zh" || lang === "ja" ? `${word}。${lead.text}` : `${word}. ${lead.text}`;
     }
-    return [lead, ...rest.map(claimOf)];
+    return [lead, ...supported(input, [first], rest).map(claimOf)];
   }
   // One side of a comparison is answered by the comparison's outcome, not by a value of its own.
-  if (part.alternative) return chosen.map(claimOf);
+  if (part.alternative) return [chosen[0]!, ...supported(input, chosen.slice(0, 1), chosen.slice(1))].map(claimOf);
   // A fact or entity has no type to check its value by: only the best unit may give one.
   const typed = kind !== "fact" && kind !== "entity";
   const ranked = part.chain ? [...chosen].reverse() : chosen;
@@ -201,9 +214,21 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     const named = (c: Candidate) => c.title.length >= 4 && mentions(first.quote, c.title);
     // A later hop's sentence is what the best one led to (the second fact of a chain the analysis missed).
     const follows = (c: Candidate) => namesPart(c, part) || c.n === first.n || named(c) || c.step > first.step;
-    return [first, ...rest.filter(follows)].map(claimOf);
+    // The last hop (of a chain, or a later step than the best sentence's) is where the loop's search for
+    // the head ended: without a value, that sentence is the answer's own and stays cited. A question naming a
+    // record (an identifier) is answered from that record: a later step's sentence must earn its citation.
+    const last = Math.max(...rest.map((c) => c.step));
+    const record = extractEntities(part.text).some((e) => e.type === "identifier");
+    const lastHop = (c: Candidate) => c.step === last && (part.chain || (c.step > first.step && !record));
+    const kept = supported(input, [first], rest.filter(follows));
+    return [first, ...rest.filter((c) => kept.includes(c) || (follows(c) && lastHop(c)))].map(claimOf);
   }
-  const { winner, old } = freshest(found, input);
+  const fresh = freshest(found, input);
+  // "Before the update": the older document answers and is the one cited; the newer value is named with it.
+  const asksPrior = fresh.old !== undefined && settings.priorAnswersFromOlder && hasCue(input.question, PRIOR_TIME);
+  const winner = asksPrior ? fresh.old! : fresh.winner;
+  const old = asksPrior ? undefined : fresh.old;
+  const later = asksPrior ? fresh.winner : undefined;
   // A chain's answer names where it came from: "Dana Okafor (Flight Software Team) leads the team that ...".
   const title = safeTitle(winner.c);
   const via =
@@ -211,14 +236,17 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const direct = directSentence(part.text, `${winner.value.text}${via}`, startsQuestion(input.question, part.text));
   // The older value is named with the answer, not cited: the citation backs the value that answers, and a
   // superseded document is not evidence for it (citing it would present stale text as support). When the
-  // question asks for the earlier state ("before the update"), the older document answers and is cited.
-  const superseded = old
-    ? SUPERSEDED[lang](old.value.text, safeTitle(old.c) || old.c.item.docId, dateLabel(old.c.item) ?? "")
+  // question asks for the earlier state, the roles swap: the older document answers, the newer is named.
+  const named = old ?? later;
+  const note = named
+    ? (lang === "zh" || lang === "ja" ? "" : " ") +
+      (old ? SUPERSEDED : LATER)[lang](
+        named.value.text,
+        safeTitle(named.c) || named.c.item.docId,
+        dateLabel(named.c.item) ?? "",
+      )
     : "";
-  const asksPrior = old !== undefined && hasCue(input.question, PRIOR_TIME);
-  const note = old && !asksPrior ? `${lang === "zh" || lang === "ja" ? "" : " "}${superseded}` : "";
   const claims: DraftClaim[] = [{ text: `${direct}${note}`, citations: [cite(winner.c)] }];
-  if (old && asksPrior) claims.push({ text: superseded, citations: [cite(old.c)] });
   // The value's own sentence when it is prose the direct answer only shortens; a chain's other hops when they
   // add to it. Other sentences of a one-hop part are left out: the answer cites what it uses.
   const bare = !direct.includes(" ") || direct.replace(/[.。]$/, "") === winner.value.text;
@@ -237,13 +265,19 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const coversMore = (c: Candidate) =>
     c.item.docId === winner.c.item.docId &&
     askedTerms(part).some((t) => !winnerTerms.has(t) && termSet(c.context).has(t));
+  const kept: Candidate[] = [winner.c];
   for (const c of chosen) {
     const keep =
       c === winner.c
         ? (bare || !sure) && prose
         : (!sure && c.n === winner.c.n) || coversMore(c) || (part.chain ? addsTo(direct, c) : bridges(c));
     if (!keep) continue;
-    if (c !== winner.c && old && c === old.c) continue;
+    if (c !== winner.c) {
+      if (c === named?.c) continue;
+      // Another document's sentence is cited only when it adds a constraint or a link (supporting.ts).
+      if (settings.citeOnlyWhatAdds && !earnsCitation(part.text, c, kept)) continue;
+      kept.push(c);
+    }
     claims.push(claimOf(c));
   }
   return claims;

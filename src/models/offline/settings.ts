@@ -118,6 +118,17 @@ export interface AnswerSettings {
   anchorIdentifiers: boolean;
   /** Score a unit gains when one of its fields is labelled by what is asked ("status: closed" for "what status"). */
   fieldLabelWeight: number;
+  /**
+   * A supporting sentence of another document than the ones the answer already cites is kept only when it
+   * adds a constraint of the question or a link of the chain (supporting.ts); otherwise it only repeats the
+   * answer or is context, and its citation would name a source the answer does not use.
+   */
+  citeOnlyWhatAdds: boolean;
+  /**
+   * A question about the earlier state ("before the update") is answered by the older document of a series,
+   * which alone is cited; the newer value is named with it. Off: the newer answers, the older is named as superseded.
+   */
+  priorAnswersFromOlder: boolean;
 }
 
 export interface SqlSettings {
@@ -169,6 +180,8 @@ const ANSWER: AnswerSettings = {
   skipBoilerplate: true,
   anchorIdentifiers: true,
   fieldLabelWeight: 0.3,
+  citeOnlyWhatAdds: true,
+  priorAnswersFromOlder: true,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { addsConstraint, earnsCitation, linksTo, type SupportUnit, supportingUnits } from "./supporting.js";
+
+function unit(docId: string, title: string, quote: string, rest = ""): SupportUnit {
+  return { quote, title, passageText: `${title}\n${quote} ${rest}`, item: { docId } };
+}
+
+const lead = unit(
+  "guides/quillon.md",
+  "Quillon gateway",
+  "Quillon gateway drops idle sessions after 40 minutes.",
+  "Status codes: idle_drop.",
+);
+
+describe("earnsCitation", () => {
+  const question = "After how long does the Quillon gateway drop idle sessions?";
+
+  it("keeps a sentence of a document the answer already cites", () => {
+    const same = unit("guides/quillon.md", "Quillon gateway", "Sessions are kept in memory.");
+    expect(earnsCitation(question, same, [lead])).toBe(true);
+  });
+
+  it("drops a sentence of another document that only repeats the answer", () => {
+    const echo = unit("notes/faq.md", "FAQ", "Idle sessions are dropped after 40 minutes.");
+    expect(earnsCitation(question, echo, [lead])).toBe(false);
+  });
+
+  it("drops context of another document that names nothing the kept evidence or the question names", () => {
+    const context = unit("guides/brimhall.md", "Brimhall relay", "Brimhall relay forwards packets to Ostwick.");
+    expect(earnsCitation(question, context, [lead])).toBe(false);
+  });
+
+  it("keeps a sentence of another document that holds a name of the question the kept passages lack", () => {
+    const q = "After how long does the Quillon gateway drop idle sessions in the Marrowfield region?";
+    const region = unit("regions/marrowfield.md", "Marrowfield region", "Marrowfield runs its own Quillon pool.");
+    expect(addsConstraint(q, region, [lead])).toBe(true);
+    expect(earnsCitation(q, region, [lead])).toBe(true);
+    // Once a kept passage holds it, another passage naming it adds nothing.
+    expect(addsConstraint(q, region, [lead, region])).toBe(false);
+  });
+});
+
+describe("linksTo", () => {
+  const question = "Who is the spouse of the director of Hollow Tide?";
+  const film = unit("p#1", "Hollow Tide", "Hollow Tide is a 1951 drama film directed by Orrin Vasko.");
+
+  it("follows a chain to the page of something a kept sentence names", () => {
+    const director = unit("p#2", "Orrin Vasko", "He married the painter Lisel Marr in 1940.");
+    expect(linksTo(question, director, [film])).toBe(true);
+  });
+
+  it("follows a chain through a name a kept sentence and the unit share, not one the question gives", () => {
+    const other = unit("p#3", "Marr family", "Orrin Vasko and Lisel Marr lived in Dunmere.");
+    expect(linksTo(question, other, [film])).toBe(true);
+    const onlyQuestion = unit("p#4", "Reviews", "Critics praised Hollow Tide for its score.");
+    expect(linksTo(question, onlyQuestion, [film])).toBe(false);
+  });
+
+  it("links a code to anywhere in a kept passage, a capitalised name only to a kept sentence", () => {
+    const status = unit("ops/codes.md", "Operations codes", "idle_drop: the session timed out.");
+    expect(linksTo("Why was my Quillon session dropped?", status, [lead])).toBe(true);
+    const passageOnly = unit("p#5", "Trivia", "Ostwick Harbour opened in 1902.");
+    const kept = unit("p#6", "Hollow Tide", "Hollow Tide is a drama.", "It was shot near Ostwick Harbour.");
+    expect(linksTo(question, passageOnly, [kept])).toBe(false);
+  });
+});
+
+describe("supportingUnits", () => {
+  it("keeps each unit that continues the chain from those kept before it, in order", () => {
+    const question = "What river flows through the birthplace of the author of Greyfen?";
+    const book = unit("p#1", "Greyfen", "Greyfen is a novel by Tamsin Oake.");
+    const author = unit("p#2", "Tamsin Oake", "Tamsin Oake was born in Vellbridge.");
+    const town = unit("p#3", "Vellbridge", "Vellbridge lies on the river Coll.");
+    const noise = unit("p#4", "Rivers of Norland", "The Skarn is the longest river in Norland.");
+    expect(supportingUnits(question, [book], [author, noise, town])).toEqual([author, town]);
+  });
+});

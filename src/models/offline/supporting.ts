@@ -1,0 +1,68 @@
+/**
+ * Which supporting sentences earn a citation next to the ones an answer already keeps. A sentence of the
+ * same document adds no new source; a sentence of another document is kept only when it adds something the
+ * kept ones lack: a constraint of the question (a name, identifier, number, year, version) their passages do
+ * not hold, or a link in the chain of facts (it is the page of something a kept sentence names, it names a kept
+ * page, or it shares with a kept sentence a name the question does not give). Anything else only repeats the
+ * answer from another passage or is context, and would cite a source the answer does not use. Every check is
+ * linear in the texts it reads.
+ */
+import { extractEntities, mentions } from "../../text/entities.js";
+import { constraintsOf, coverConstraints } from "./constraints.js";
+
+/** What the check reads of a unit: its quote, its passage (title, section and text), its title and document. */
+export interface SupportUnit {
+  quote: string;
+  passageText: string;
+  title: string;
+  item: { docId: string };
+}
+
+/** Shortest title that counts as a name a sentence can mention ("Iowa", not "A"). */
+const MIN_TITLE = 4;
+
+/** Does the unit's passage hold a constraint of the question that no kept unit's passage holds? */
+export function addsConstraint(question: string, unit: SupportUnit, kept: readonly SupportUnit[]): boolean {
+  const missing = coverConstraints(constraintsOf(question), kept.map((k) => k.passageText).join("\n")).missing;
+  if (missing.length === 0) return false;
+  return coverConstraints(missing, unit.passageText).missing.length < missing.length;
+}
+
+/**
+ * Does the unit continue the chain from a kept unit: a kept quote names the unit's page ("... directed by
+ * Ann Vale" -> the page "Ann Vale"), the unit names a kept page, or it names something a kept passage names
+ * and the question does not (a status code of the record kept, the place a kept sentence led to)?
+ */
+export function linksTo(question: string, unit: SupportUnit, kept: readonly SupportUnit[]): boolean {
+  const titled = (t: string) => t.trim().length >= MIN_TITLE;
+  if (titled(unit.title) && kept.some((k) => mentions(k.quote, unit.title))) return true;
+  if (kept.some((k) => titled(k.title) && !mentions(question, k.title) && mentions(unit.quote, k.title))) return true;
+  // A capitalised name must be in a kept sentence (long passages name many); an identifier or code
+  // ("in_transit", "INV-20-7") is specific enough to link to anywhere in a kept passage.
+  return extractEntities(unit.quote).some(
+    (e) =>
+      !mentions(question, e.text) &&
+      kept.some((k) => mentions(e.type === "name" || e.type === "quoted" ? k.quote : k.passageText, e.text)),
+  );
+}
+
+/**
+ * Is a supporting unit worth its citation next to the kept units: it is of a kept document, or it adds a
+ * constraint of the question or a link of the chain (see above)?
+ */
+export function earnsCitation(question: string, unit: SupportUnit, kept: readonly SupportUnit[]): boolean {
+  if (kept.length === 0 || kept.some((k) => k.item.docId === unit.item.docId)) return true;
+  return addsConstraint(question, unit, kept) || linksTo(question, unit, kept);
+}
+
+/** The units that earn their citation, in order: each judged against the first and those kept before it. */
+export function supportingUnits<T extends SupportUnit>(question: string, lead: readonly T[], rest: readonly T[]): T[] {
+  const kept: T[] = [...lead];
+  const out: T[] = [];
+  for (const unit of rest) {
+    if (!earnsCitation(question, unit, kept)) continue;
+    kept.push(unit);
+    out.push(unit);
+  }
+  return out;
+}
