@@ -120,6 +120,17 @@ function twoSidedOutcome(question: string, sides: SideEvidence[]) {
   return dated.every((d) => d !== undefined) ? dateComparisonClaim(question, dated) : undefined;
 }
 
+/** Longest quote of the closest sentence a refusal repeats. */
+const CLOSEST_CHARS = 200;
+
+/** " The closest found (doc): "…"." for a refusal, or nothing. */
+export function closestFound(best: Pick<Candidate, "quote" | "item"> | undefined): string {
+  if (!best) return "";
+  const quote = best.quote.replace(/\s+/g, " ").trim();
+  const cut = quote.length > CLOSEST_CHARS ? `${quote.slice(0, CLOSEST_CHARS)}…` : quote;
+  return ` The closest found (${best.item.docId}): "${cut}".`;
+}
+
 /**
  * Answers extractively: for each part, the sentences (or table lines) of the gathered evidence that best
  * cover it, each cited with its exact text as the quote. A part whose best sentences do not cover enough
@@ -141,6 +152,8 @@ export function answerFromEvidence(
   /** Sides of a yes/no or date comparison, with their evidence; and where their claims start. */
   const twoSided: SideEvidence[] = [];
   let twoSidedFrom = -1;
+  /** The best sentence found for any unsupported part: a refusal says what was found instead. */
+  let closest: Candidate | undefined;
   for (const [index, part] of parts.entries()) {
     if (sqlCovers(state, index)) continue;
     const computed = sqlClaim(state, part, index);
@@ -198,6 +211,7 @@ export function answerFromEvidence(
     }
     if (!supports(chosen)) {
       unsupported.push(part.text);
+      if (chosen[0] && (!closest || chosen[0].score > closest.score)) closest = chosen[0];
       continue;
     }
     const measured =
@@ -258,6 +272,7 @@ export function answerFromEvidence(
       reason:
         `The knowledge base does not answer this. Searched ${searched.join("; ") || "nothing"}` +
         (missing.length > 0 ? `; nothing found covers: ${[...new Set(missing)].join(", ")}.` : ".") +
+        closestFound(closest) +
         notes,
     };
   }
