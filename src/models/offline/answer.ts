@@ -8,6 +8,7 @@ import { bridgedPair } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
+import { completeNames } from "./complete-names.js";
 import { claimOf, composePart } from "./compose.js";
 import { callsForPart } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
@@ -196,6 +197,8 @@ export function answerFromEvidence(
     };
     let chosen = pick(part, all);
     let anchor: Candidate | undefined;
+    /** Sentences added only because they name what the answer's sentences do not: they stay cited. */
+    let naming: Candidate[] = [];
     if (
       settings.hop.bridgedAnswer &&
       !part.alternative &&
@@ -207,6 +210,14 @@ export function answerFromEvidence(
       if (pair && supports([pair.answer, pair.anchor])) {
         chosen = [pair.answer, pair.anchor];
         anchor = pair.anchor;
+      }
+    }
+    if (!supports(chosen) && settings.answer.completeNames > 0) {
+      // The evidence may name what the chosen sentences do not: cite that sentence too, then check again.
+      const completed = completeNames(part, chosen, all, settings.answer.completeNames);
+      if (completed && supports(completed)) {
+        naming = completed.slice(chosen.length);
+        chosen = completed;
       }
     }
     if (!supports(chosen)) {
@@ -235,6 +246,9 @@ export function answerFromEvidence(
     // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names.
     if (anchor && !composed.some((c) => c.citations.some((x) => x.n === anchor.n && x.quote === anchor.quote)))
       composed.push(claimOf(anchor));
+    for (const named of naming)
+      if (!composed.some((c) => c.citations.some((x) => x.n === named.n && x.quote === named.quote)))
+        composed.push(claimOf(named));
     for (const claim of composed) {
       const key = claim.citations.map((c) => `${c.n}|${c.quote}`).join("\n") + claim.text;
       if (seen.has(key)) continue;

@@ -104,6 +104,11 @@ export interface AnswerSettings {
   anchorIdentifiers: boolean;
   /** Score a unit gains when one of its fields is labelled by what is asked ("status: closed" for "what status"). */
   fieldLabelWeight: number;
+  /**
+   * Most sentences added to an answer that misses a name the question gives, each from a passage of the
+   * evidence that names it (complete-names.ts); 0 turns it off.
+   */
+  completeNames: number;
 }
 
 export interface SqlSettings {
@@ -155,6 +160,7 @@ const ANSWER: AnswerSettings = {
   skipBoilerplate: true,
   anchorIdentifiers: true,
   fieldLabelWeight: 0.3,
+  completeNames: 2,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
