@@ -6,7 +6,7 @@ import { evidence, makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import type { Candidate } from "./candidates.js";
-import { completeNames } from "./complete-names.js";
+import { completeNames, specific } from "./complete-names.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 function unit(n: number, text: string, score = 1): Candidate {
@@ -22,6 +22,14 @@ describe("completeNames", () => {
 
   it("adds the best sentence naming each missing name", () => {
     expect(completeNames(part, [value], [value, other, naming], 2)?.map((c) => c.n)).toEqual([1, 2]);
+  });
+
+  it("never completes an identifier, path or code: a value about a record must come from its own passage", () => {
+    const row = unit(4, "Routes overview: GET /v3/berths lists berths; ticket QX-88 and yard-loader too.", 0.5);
+    for (const name of ["/v3/berths", "QX-88", "yard-loader"])
+      expect(completeNames({ entities: [name] }, [value], [value, row], 2)).toBeUndefined();
+    expect(specific("/v3/berths") && specific("QX-88") && specific("yard-loader")).toBe(true);
+    expect(specific("Quenby Yard")).toBe(false);
   });
 
   it("adds nothing when nothing is missing, and gives up when a name is nowhere or too many sentences are needed", () => {

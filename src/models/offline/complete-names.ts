@@ -9,10 +9,16 @@ import { mentions } from "../../text/entities.js";
 import type { QuestionPart } from "./analyze.js";
 import type { Candidate } from "./candidates.js";
 
+/** A name of one record rather than of a thing: it holds a digit, a slash, an underscore or an @, or is kebab-case. */
+export function specific(entity: string): boolean {
+  return /[\d/_@]/.test(entity) || /^[a-z]+(?:-[a-z0-9]+)+$/.test(entity);
+}
+
 /**
  * The chosen sentences plus, for each name of the part that none of their passages mentions, the best-scored
  * other sentence whose passage does (one sentence may supply several names). Undefined when nothing is
- * missing, when some name is in no passage at all, or when more than `maxAdded` sentences would be needed.
+ * missing, when a missing name is `specific`, when some name is in no passage at all, or when more than
+ * `maxAdded` sentences would be needed.
  */
 export function completeNames(
   part: Pick<QuestionPart, "entities">,
@@ -23,6 +29,8 @@ export function completeNames(
   const named = (c: Candidate, e: string) => mentions(c.passageText, e);
   const missing = part.entities.filter((e) => !chosen.some((c) => named(c, e)));
   if (missing.length === 0 || maxAdded <= 0) return undefined;
+  // An identifier, path or code names one record: a value about it must come from a passage that names it.
+  if (missing.some(specific)) return undefined;
   const out = [...chosen];
   let left = missing;
   while (left.length > 0) {
