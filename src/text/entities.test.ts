@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractEntities, mentions } from "./entities.js";
+import { extractEntities, mentions, spellsAcronym } from "./entities.js";
 
 const texts = (t: string) => extractEntities(t).map((e) => e.text);
 
@@ -72,5 +72,36 @@ describe("contractions", () => {
     expect(names).toContain("Pavo Quill");
     expect(names).toContain("Lina Marsh");
     expect(names.some((n) => /What|Who/.test(n))).toBe(false);
+  });
+});
+
+describe("possessives and spelled-out names", () => {
+  it("ends a name at a possessive: the owner and the owned thing are two names", () => {
+    const found = texts("Which queue handles Quillmark's Ledger Service outages?");
+    expect(found).toContain("Quillmark");
+    expect(found).toContain("Ledger Service");
+    expect(found).not.toContain("Quillmark's Ledger Service");
+  });
+
+  it("reads a hyphen between letters as a space, and a colon like a semicolon", () => {
+    expect(mentions("Parcels for the same evening run leave at noon.", "same-evening")).toBe(true);
+    expect(mentions("Storm Harbor: Second Tide is a board game.", "Storm Harbor; Second Tide")).toBe(true);
+    // An identifier keeps its hyphen between a letter and a digit.
+    expect(mentions("ticket ZX 4410 was closed", "ZX-4410")).toBe(false);
+    expect(mentions("the evening run", "same-evening")).toBe(false);
+  });
+
+  it("finds an acronym spelled out by consecutive words, connecting words skipped", () => {
+    expect(mentions("She was the chief operating officer of Velbrook.", "COO")).toBe(true);
+    expect(mentions("the Office of Tidal Records keeps them", "OTR")).toBe(true);
+    expect(mentions("the chief officer left early", "COO")).toBe(false);
+    expect(spellsAcronym("a web service", "AWS")).toBe(false);
+    expect(spellsAcronym("chief operating officer", "Coo")).toBe(false);
+  });
+
+  it("spells acronyms in one pass over a long text", () => {
+    const text = `${"cat ".repeat(200_000)}chief operating officer`;
+    expect(spellsAcronym(text, "COO")).toBe(true);
+    expect(spellsAcronym("c ".repeat(500_000), "COO")).toBe(false);
   });
 });

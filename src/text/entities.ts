@@ -51,6 +51,8 @@ function uncontracted(word: string): string {
 }
 const CONTRACTION = /['’](?:s|re|ll|d|ve|m)$/;
 
+const POSSESSIVE = /\p{L}['’]s$/u;
+
 const CONNECTORS = new Set(["of", "the", "&", "de", "von", "van", "der", "la", "le", "du", "y"]);
 
 /** The text without trailing full stops (a loop: `/[.]+$/` is quadratic on a long run of dots). */
@@ -76,7 +78,8 @@ function names(text: string): Entity[] {
     while (j < tokens.length) {
       const next = trimDots(tokens[j]![0]);
       const gap = text.slice(tokens[j - 1]!.index! + tokens[j - 1]![0].length, tokens[j]!.index!);
-      if (/[,;:!?()\n]/.test(gap) || tokens[j - 1]![0].endsWith(".")) break;
+      // A possessive ends the name: "Northwind's API" is Northwind's API, not a name "Northwind's API".
+      if (/[,;:!?()\n]/.test(gap) || tokens[j - 1]![0].endsWith(".") || POSSESSIVE.test(tokens[j - 1]![0])) break;
       if (/^[A-Z]/.test(next) && isNameWord(next)) end = j;
       else if (!CONNECTORS.has(next)) break;
       j++;
@@ -119,8 +122,53 @@ export function extractEntities(text: string): Entity[] {
   return out;
 }
 
-/** True when the entity occurs in the text (case-insensitive, whitespace-normalised). */
+/**
+ * The text as `mentions` compares it: lower case, a hyphen or dash between two letters read as a space
+ * ("same-evening" = "same evening"), a colon or semicolon and the spaces around it as one space ("Act of War;
+ * Direct Action" = "Act of War: Direct Action"), runs of whitespace as one space. One linear pass per rule.
+ */
+function comparable(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/(?<=\p{L})[-‐‑–—](?=\p{L})/gu, " ")
+    .replace(/[ \t]*[;:][ \t]*/g, " ")
+    .replace(/\s+/g, " ");
+}
+
+/** An acronym whose letters may stand for the initials of consecutive words ("CEO"). */
+const ACRONYM = /^[A-Z]{3,6}$/;
+/** Short words an acronym may skip ("Department of Justice" = DOJ) or use. */
+const ACRONYM_SKIP = new Set(["of", "and", "for", "the", "&", "und", "für", "der", "des"]);
+
+/**
+ * True when consecutive words of the text start with the acronym's letters, in order, each word at least
+ * three letters long ("chief executive officer" for CEO); connecting words may be skipped. One pass over
+ * the words; a match is only tried where a word starts with the first letter.
+ */
+export function spellsAcronym(text: string, acronym: string): boolean {
+  if (!ACRONYM.test(acronym)) return false;
+  const letters = acronym.toLowerCase();
+  const words = text.toLowerCase().match(/[\p{L}&]+/gu) ?? [];
+  let at = 0;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (at > 0 && ACRONYM_SKIP.has(word)) continue;
+    if (word.length >= 3 && word.startsWith(letters[at]!)) {
+      at++;
+      if (at === letters.length) return true;
+    } else {
+      // Restart: this word may begin the acronym itself.
+      at = word.length >= 3 && word.startsWith(letters[0]!) ? 1 : 0;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when the entity occurs in the text: case-, whitespace- and hyphen-insensitive (see `comparable`); an
+ * acronym also when the text spells it out (`spellsAcronym`).
+ */
 export function mentions(text: string, entity: string): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, " ");
-  return norm(text).includes(norm(entity));
+  if (comparable(text).includes(comparable(entity))) return true;
+  return ACRONYM.test(entity) && spellsAcronym(text, entity);
 }

@@ -9,6 +9,7 @@ import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidate
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
 import { orderedValue } from "./compare-values.js";
+import { completeNames } from "./complete-names.js";
 import { claimOf, composePart } from "./compose.js";
 import { callsForPart } from "./evidence-view.js";
 import type { OfflineSettings } from "./settings.js";
@@ -127,6 +128,17 @@ function twoSidedOutcome(question: string, sides: SideEvidence[]) {
   return dated.every((d) => d !== undefined) ? dateComparisonClaim(question, dated) : undefined;
 }
 
+/** Longest quote of the closest sentence a refusal repeats. */
+const CLOSEST_CHARS = 200;
+
+/** " The closest found (doc): "…"." for a refusal, or nothing. */
+export function closestFound(best: Pick<Candidate, "quote" | "item"> | undefined): string {
+  if (!best) return "";
+  const quote = best.quote.replace(/\s+/g, " ").trim();
+  const cut = quote.length > CLOSEST_CHARS ? `${quote.slice(0, CLOSEST_CHARS)}…` : quote;
+  return ` The closest found (${best.item.docId}): "${cut}".`;
+}
+
 /**
  * Answers extractively: for each part, the sentences (or table lines) of the gathered evidence that best
  * cover it, each cited with its exact text as the quote. A part whose best sentences do not cover enough
@@ -148,6 +160,8 @@ export function answerFromEvidence(
   /** Sides of a yes/no or date comparison, with their evidence; and where their claims start. */
   const twoSided: SideEvidence[] = [];
   let twoSidedFrom = -1;
+  /** The best sentence found for any unsupported part: a refusal says what was found instead. */
+  let closest: Candidate | undefined;
   for (const [index, part] of parts.entries()) {
     if (sqlCovers(state, index)) continue;
     const computed = sqlClaim(state, part, index);
@@ -190,6 +204,8 @@ export function answerFromEvidence(
     };
     let chosen = pick(part, all);
     let anchor: Candidate | undefined;
+    /** Sentences added only because they name what the answer's sentences do not: they stay cited. */
+    let naming: Candidate[] = [];
     if (
       settings.hop.bridgedAnswer &&
       !part.alternative &&
@@ -206,8 +222,17 @@ export function answerFromEvidence(
         anchor = pair.anchor;
       }
     }
+    if (!supports(chosen) && settings.answer.completeNames > 0) {
+      // The evidence may name what the chosen sentences do not: cite that sentence too, then check again.
+      const completed = completeNames(part, chosen, all, settings.answer.completeNames);
+      if (completed && supports(completed)) {
+        naming = completed.slice(chosen.length);
+        chosen = completed;
+      }
+    }
     if (!supports(chosen)) {
       unsupported.push(part.text);
+      if (chosen[0] && (!closest || chosen[0].score > closest.score)) closest = chosen[0];
       continue;
     }
     const measured =
@@ -239,6 +264,9 @@ export function answerFromEvidence(
     // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names.
     if (anchor && !composed.some((c) => c.citations.some((x) => x.n === anchor.n && x.quote === anchor.quote)))
       composed.push(claimOf(anchor));
+    for (const named of naming)
+      if (!composed.some((c) => c.citations.some((x) => x.n === named.n && x.quote === named.quote)))
+        composed.push(claimOf(named));
     for (const claim of composed) {
       const key = claim.citations.map((c) => `${c.n}|${c.quote}`).join("\n") + claim.text;
       if (seen.has(key)) continue;
@@ -276,6 +304,7 @@ export function answerFromEvidence(
       reason:
         `The knowledge base does not answer this. Searched ${searched.join("; ") || "nothing"}` +
         (missing.length > 0 ? `; nothing found covers: ${[...new Set(missing)].join(", ")}.` : ".") +
+        closestFound(closest) +
         notes,
     };
   }

@@ -4,7 +4,15 @@ import type { CallRecord, EngineContext } from "../../spec/engine.js";
 import { passageKey } from "../../spec/passage.js";
 import { evidence, makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
-import { aboutQuestion, anchored, hopWords, planCalls, searchableWords, unfoundAnchors } from "./plan.js";
+import {
+  aboutQuestion,
+  anchored,
+  hopWords,
+  planCalls,
+  searchableWords,
+  searchedUnfound,
+  unfoundAnchors,
+} from "./plan.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 const ctx: EngineContext = { signal: new AbortController().signal, probe: async () => [] };
@@ -126,5 +134,44 @@ describe("planCalls, a hop's bridge", () => {
     expect(queries[0]).toMatch(/^Quillon County/);
     const off = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, typeFit: 0 } };
     expect((await hopQueries(off))[0]).toMatch(/^Westmarch/);
+  });
+});
+
+describe("searchedUnfound: a name a search started with that nothing found mentions", () => {
+  const part = { entities: ["Lindau", "Harbor Review"] };
+  it("names it once a search started with it and found nothing naming it", () => {
+    expect(searchedUnfound(part, ["Lindau is a town."], ["Harbor Review founded", "Where is Lindau"])).toEqual([
+      "Harbor Review",
+    ]);
+    expect(searchedUnfound(part, ["Lindau is a town."], ["Where is Lindau"])).toEqual([]);
+    expect(searchedUnfound(part, ["The Harbor Review was founded in Lindau."], ["Harbor Review founded"])).toEqual([]);
+  });
+
+  it("ends the part's searching in planCalls (and only with hop.stopUnfound)", async () => {
+    const question = "Who edits the Harbor Review in Lindau?";
+    const passages = [
+      evidence(1, "Lindau is a town on Lake Constance with a small port."),
+      evidence(2, "Lindau's port authority publishes a weekly bulletin edited by Mara Venn."),
+    ];
+    const record = (step: number, query: string, n: number) => ({
+      call: { callId: `c${step}`, tool: "search", args: { corpus: "handbook", query, k: 3 }, subQuestion: 0 },
+      step,
+      status: "ok" as const,
+      passageKeys: [passageKey(passages[n]!)],
+    });
+    const state = makeState({
+      question,
+      standaloneQuestion: question,
+      step: 3,
+      evidence: passages,
+      calls: [record(1, question, 0), record(2, "Harbor Review edits", 1)],
+    });
+    const parts = decompose(question);
+    const on = await planCalls(state, ctx, parts, OFFLINE_PRESETS.balanced);
+    expect(on.calls).toEqual([]);
+    expect(on.done).toBe(true);
+    expect(on.thought).toContain("Harbor Review");
+    const off = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, stopUnfound: false } };
+    expect((await planCalls(state, ctx, parts, off)).calls.length).toBeGreaterThan(0);
   });
 });

@@ -200,6 +200,21 @@ export function unfoundAnchors(
   );
 }
 
+/**
+ * The names a part gives that no passage found for it mentions although a search has already started with
+ * them: the knowledge base (as far as the principal may read it) does not know them.
+ */
+export function searchedUnfound(
+  part: Pick<QuestionPart, "entities">,
+  found: readonly string[],
+  queries: readonly string[],
+): string[] {
+  return part.entities.filter(
+    (e) =>
+      !found.some((t) => mentions(t, e)) && queries.some((q) => q.trim().toLowerCase().startsWith(e.toLowerCase())),
+  );
+}
+
 /** Plans the next tool calls: first one search per part in its best sources; then hops and reformulations. */
 export async function planCalls(
   state: AgentState,
@@ -274,6 +289,19 @@ export async function planCalls(
         found,
         records.map((r) => String(r.call.args.query ?? "")),
       );
+      const stuck = settings.hop.stopUnfound
+        ? searchedUnfound(
+            part,
+            found,
+            records.map((r) => String(r.call.args.query ?? "")),
+          )
+        : [];
+      if (stuck.length > 0) {
+        // A search that started with the name found nothing naming it: hops from other names will not
+        // either (they search for the same missing words), so this part has nothing more worth searching.
+        thoughts.push(`part ${index + 1}: nothing found names "${stuck.join('", "')}" after searching for it; stop`);
+        continue;
+      }
       if (anchors.length > 0) {
         const names = termSet(anchors.join(" "));
         const extra = searchableWords(

@@ -84,6 +84,12 @@ export interface HopSettings {
   unitOwner: number;
   /** A bridged answer cites only its chain (the bridge's unit and the unit answering for the bridge). */
   chainOnly: boolean;
+  /**
+   * Stop searching for a part once a search that started with a name it gives found nothing naming it
+   * (plan.ts `searchedUnfound`). On the full sets such a name was found by a later hop in 2 of 41 runs,
+   * neither answered right; the hops after it were 104 steps spent before the same refusal.
+   */
+  stopUnfound: boolean;
 }
 
 const HOP: HopSettings = {
@@ -97,6 +103,7 @@ const HOP: HopSettings = {
   fieldValues: true,
   unitOwner: 0.8,
   chainOnly: true,
+  stopUnfound: true,
 };
 
 export interface AnswerSettings {
@@ -129,6 +136,11 @@ export interface AnswerSettings {
    * which alone is cited; the newer value is named with it. Off: the newer answers, the older is named as superseded.
    */
   priorAnswersFromOlder: boolean;
+  /**
+   * Most sentences added to an answer that misses a name the question gives, each from a passage of the
+   * evidence that names it (complete-names.ts); 0 turns it off.
+   */
+  completeNames: number;
 }
 
 export interface SqlSettings {
@@ -182,6 +194,7 @@ const ANSWER: AnswerSettings = {
   fieldLabelWeight: 0.3,
   citeOnlyWhatAdds: true,
   priorAnswersFromOlder: true,
+  completeNames: 2,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {

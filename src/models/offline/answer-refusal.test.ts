@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import type { EvidenceItem } from "../../spec/answer.js";
+import type { CallRecord } from "../../spec/engine.js";
+import { passageKey } from "../../spec/passage.js";
+import { evidence, makeState } from "../__fixtures__/state.js";
+import { decompose } from "./analyze.js";
+import { answerFromEvidence, closestFound } from "./answer.js";
+import { OFFLINE_PRESETS } from "./settings.js";
+
+describe("a refusal says what was found instead", () => {
+  it("quotes the closest sentence and names its document", () => {
+    const item = { ...evidence(4, "x"), docId: "guides/ferries.md" };
+    expect(closestFound({ quote: "The night ferry to Orsk leaves at 22:10.", item })).toBe(
+      ' The closest found (guides/ferries.md): "The night ferry to Orsk leaves at 22:10.".',
+    );
+    expect(closestFound(undefined)).toBe("");
+    const long = closestFound({ quote: "word ".repeat(100), item });
+    expect(long.length).toBeLessThan(260);
+    expect(long).toContain("…");
+  });
+
+  it("the offline answerer's refusal of a question about an unknown name quotes the best passage", () => {
+    const q = "What is the docking fee at the Zelmar Quay terminal?";
+    const items: EvidenceItem[] = [
+      { ...evidence(1, "The docking fee at the Orsk terminal is 40 crowns per hour."), docId: "fees/orsk.md" },
+    ];
+    const record: CallRecord = {
+      call: { callId: "c1", tool: "search", args: { corpus: "handbook", query: q }, subQuestion: 0 },
+      step: 1,
+      status: "ok",
+      passageKeys: items.map(passageKey),
+    };
+    const state = makeState({ question: q, standaloneQuestion: q, evidence: items, calls: [record] });
+    const draft = answerFromEvidence(state, decompose(q), OFFLINE_PRESETS.balanced);
+    expect(draft.status).toBe("refused");
+    expect(draft.reason).toContain('The closest found (fees/orsk.md): "The docking fee at the Orsk terminal');
+  });
+});
