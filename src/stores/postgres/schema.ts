@@ -1,9 +1,10 @@
 import type pg from "pg";
 import { StoreError } from "../../spec/errors.js";
+import { BM25_MIGRATION } from "./bm25.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
@@ -168,7 +169,7 @@ CREATE POLICY readable_rows ON ferret.chunks
 `;
 
 /** Step n upgrades a database at version n to n + 1, in the transaction that records it. */
-const MIGRATIONS: string[] = [];
+const MIGRATIONS: string[] = [BM25_MIGRATION];
 
 /** A feature that is off because the server lacks what it needs, with how to turn it on. */
 export interface MissingFeature {
