@@ -2,8 +2,8 @@
  * The eval gate's retrieval on both stores: runs `ferret eval SET` (the offline engine, as the CI gate does)
  * once on a SQLite file and once on PGlite (and on a throw-away PostgreSQL cluster where initdb and pg_ctl are
  * on PATH), and prints recall@5 of each with its difference from SQLite. The issue's target is a difference of
- * at most 0.01; the script fails (exit 1) on a larger one only with FERRET_CI_STORE_PARITY=strict, since the
- * PostgreSQL keyword ranking (pg_textsearch BM25, or ts_rank_cd) is not SQLite's FTS5 bm25.
+ * at most 0.01 (PostgreSQL ranks keywords with SQLite's bm25, src/stores/postgres/bm25.ts); the script fails
+ * (exit 1) on a larger one only with FERRET_CI_STORE_PARITY=strict.
  *
  *   npx tsc -p tsconfig.build.json && npx tsx scripts/eval-stores.ts SET_DIR [--limit N] [--keep DIR]
  *
