@@ -4,7 +4,7 @@ import { BM25_MIGRATION } from "./bm25.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
