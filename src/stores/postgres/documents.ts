@@ -17,18 +17,13 @@ import { checkBatchDimensions, mismatch } from "../embedder-dims.js";
 import { isOwner } from "../principal.js";
 import { type SourceRow, type SourceTables, sourceInfo } from "../source-row.js";
 import { docIndexEntry } from "../sqlite/doc-index-text.js";
+import { indexWords } from "./bm25.js";
 import { Params } from "./db.js";
 import { aclAllows, chunkFilter } from "./filters.js";
 import { ensureHnswIndex, TS_CONFIG } from "./schema.js";
 import { dropTables } from "./tables.js";
 
-/** Latin letters lose their diacritics (as SQLite's remove_diacritics), other scripts keep their marks. */
-export function foldText(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/(\p{Script=Latin})\p{M}+/gu, "$1")
-    .normalize("NFC");
-}
+export { foldText } from "./bm25.js";
 
 /** Meta keys (global table, no tenant data). */
 export const metaKey = {
@@ -137,23 +132,23 @@ async function writeOne(client: pg.ClientBase, { doc, chunks }: DocumentWrite): 
       doc.contentHash,
       doc.text,
       JSON.stringify(doc.metadata),
-      foldText(entry.title),
-      foldText(entry.headings),
-      foldText(entry.opening),
+      indexWords(entry.title),
+      indexWords(entry.headings),
+      indexWords(entry.opening),
     ],
   );
   if (chunks.length === 0) return new Map();
-  const titleText = foldText(searchText(doc.title));
+  const titleText = indexWords(searchText(doc.title));
   const sectionText = new Map<string, string>();
   const cols: unknown[][] = Array.from({ length: 13 }, () => []);
   for (const chunk of chunks) {
     const section = JSON.stringify(chunk.section);
     let words = sectionText.get(section);
     if (words === undefined) {
-      words = foldText(searchText(chunk.section.join(" ")));
+      words = indexWords(searchText(chunk.section.join(" ")));
       sectionText.set(section, words);
     }
-    const folded = foldText(chunk.searchText);
+    const folded = indexWords(chunk.searchText);
     const row = [
       chunk.id,
       chunk.ordinal,

@@ -63,8 +63,8 @@ export function isPostgresUrl(db: string): boolean {
 }
 
 /**
- * The PostgreSQL store: documents, chunks, vectors (pgvector HNSW, cosine), keyword search (tsvector with
- * ts_rank_cd over the same segmented text as the SQLite store), table sources as real tables in a schema per
+ * The PostgreSQL store: documents, chunks, vectors (pgvector HNSW, cosine), keyword search (the SQLite store's
+ * bm25 computed from tsvectors of the same segmented text, see bm25.ts), table sources as real tables in a schema per
  * tenant, the entity graph, runs, sessions, keys and spend. Every transaction sets the tenant and roles that
  * the row-level-security policies read, and the policies are FORCEd, so a query that forgot its tenant
  * predicate still sees only that tenant's rows.
@@ -76,7 +76,10 @@ export class PostgresStore implements StoreV1 {
   readonly capabilities: ReadonlySet<StoreCapability> = new Set(STORE_CAPABILITIES);
   /** Features that are off on this server, with how to enable them (also sent to `onWarning`). */
   readonly missing: readonly MissingFeature[];
-  /** How keyword search ranks: `bm25` (pg_textsearch) or `ts_rank_cd` (without it). */
+  /**
+   * Whether pg_textsearch's bm25 index is built (`bm25`) or not (`ts_rank_cd`, the name kept for callers);
+   * keyword search ranks with the SQLite store's bm25 either way (bm25.ts).
+   */
   get keywordRanking(): "bm25" | "ts_rank_cd" {
     return this.#bm25 ? "bm25" : "ts_rank_cd";
   }

@@ -1,9 +1,10 @@
 import type pg from "pg";
 import { StoreError } from "../../spec/errors.js";
+import { BM25_MIGRATION } from "./bm25.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
@@ -180,7 +181,7 @@ $$;
 `;
 
 /** Step n upgrades a database at version n to n + 1, in the transaction that records it. */
-const MIGRATIONS: string[] = [DDL_V2];
+const MIGRATIONS: string[] = [DDL_V2, BM25_MIGRATION];
 
 /** A feature that is off because the server lacks what it needs, with how to turn it on. */
 export interface MissingFeature {
@@ -237,7 +238,7 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
     missing.push({
       feature: "BM25 keyword ranking",
       message:
-        "pg_textsearch is not installed: keyword search ranks with tsvector and ts_rank_cd instead of BM25. Install pg_textsearch and run CREATE EXTENSION pg_textsearch to use it.",
+        "pg_textsearch is not installed: its bm25 index is not built (keyword search ranks the same, with BM25 computed from the tsvectors). Install pg_textsearch and run CREATE EXTENSION pg_textsearch to use it.",
     });
   }
   // PGlite serves every connection from one backend, so a role set by another connection may still be in
@@ -297,7 +298,7 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
       missing.push({
         feature: "BM25 keyword ranking",
         message:
-          "pg_textsearch is installed but its bm25 index cannot be created (is pg_textsearch in shared_preload_libraries?): keyword search ranks with ts_rank_cd.",
+          "pg_textsearch is installed but its bm25 index cannot be created (is pg_textsearch in shared_preload_libraries?); keyword search ranks the same, with BM25 computed from the tsvectors.",
       });
     }
     if (appRole !== undefined) await client.query("RESET ROLE");
