@@ -194,9 +194,20 @@ export function unfoundAnchors(
   found: readonly string[],
   queries: readonly string[],
 ): string[] {
+  return unfound(part, found, queries, false);
+}
+
+/** The part's names no found text mentions, of those a search did (`searched`) or did not start with. */
+function unfound(
+  part: Pick<QuestionPart, "entities">,
+  found: readonly string[],
+  queries: readonly string[],
+  searched: boolean,
+): string[] {
   return part.entities.filter(
     (e) =>
-      !found.some((t) => mentions(t, e)) && !queries.some((q) => q.trim().toLowerCase().startsWith(e.toLowerCase())),
+      !found.some((t) => mentions(t, e)) &&
+      queries.some((q) => q.trim().toLowerCase().startsWith(e.toLowerCase())) === searched,
   );
 }
 
@@ -209,10 +220,7 @@ export function searchedUnfound(
   found: readonly string[],
   queries: readonly string[],
 ): string[] {
-  return part.entities.filter(
-    (e) =>
-      !found.some((t) => mentions(t, e)) && queries.some((q) => q.trim().toLowerCase().startsWith(e.toLowerCase())),
-  );
+  return unfound(part, found, queries, true);
 }
 
 /** Plans the next tool calls: first one search per part in its best sources; then hops and reformulations. */
