@@ -19,6 +19,13 @@ describe("a refusal says what was found instead", () => {
     expect(long).toContain("…");
   });
 
+  it("drops citation-like markers the quoted document carries", () => {
+    const item = { ...evidence(4, "x"), docId: "guides/ferries.md" };
+    const text = closestFound({ quote: "The night ferry leaves at 22:10 [3].", item });
+    expect(text).toContain("leaves at 22:10.");
+    expect(text).not.toMatch(/\[\d+\]/);
+  });
+
   it("the offline answerer's refusal of a question about an unknown name quotes the best passage", () => {
     const q = "What is the docking fee at the Zelmar Quay terminal?";
     const items: EvidenceItem[] = [

@@ -1,3 +1,4 @@
+import { stripCitationMarkers } from "../../safety/citation-markers.js";
 import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
 import { extractEntities, mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
@@ -134,9 +135,10 @@ const CLOSEST_CHARS = 200;
 /** " The closest found (doc): "…"." for a refusal, or nothing. */
 export function closestFound(best: Pick<Candidate, "quote" | "item"> | undefined): string {
   if (!best) return "";
-  const quote = best.quote.replace(/\s+/g, " ").trim();
+  // The quote is retrieved text: a marker-like "[3]" in it must not read as one of the answer's citations.
+  const quote = stripCitationMarkers(best.quote).replace(/\s+/g, " ").trim();
   const cut = quote.length > CLOSEST_CHARS ? `${quote.slice(0, CLOSEST_CHARS)}…` : quote;
-  return ` The closest found (${best.item.docId}): "${cut}".`;
+  return ` The closest found (${stripCitationMarkers(best.item.docId)}): "${cut}".`;
 }
 
 /**
