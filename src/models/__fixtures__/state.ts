@@ -1,6 +1,7 @@
 /** A small agent state for engine tests. */
 import type { EvidenceItem } from "../../spec/answer.js";
-import type { AgentState, ToolDescriptor } from "../../spec/engine.js";
+import type { AgentState, CallRecord, ToolDescriptor } from "../../spec/engine.js";
+import { passageKey } from "../../spec/passage.js";
 
 export const searchTool: ToolDescriptor = {
   name: "search",
@@ -48,5 +49,25 @@ export function makeState(overrides: Partial<AgentState> = {}): AgentState {
     subQuestions: [],
     forceAnswer: false,
     ...overrides,
+  };
+}
+
+/** A finished search call of part `part` that returned `items` (in that order), for an engine test's state. */
+export function searchRecord(
+  query: string,
+  items: EvidenceItem[],
+  options: { part?: number; corpus?: string; callId?: string } = {},
+): CallRecord {
+  const part = options.part ?? 0;
+  return {
+    call: {
+      callId: options.callId ?? `c-${part}-${query}`,
+      tool: "search",
+      args: { corpus: options.corpus ?? "handbook", query },
+      subQuestion: part,
+    },
+    step: 1,
+    status: "ok",
+    passageKeys: items.map(passageKey),
   };
 }

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvidenceItem } from "../../spec/answer.js";
-import type { CallRecord } from "../../spec/engine.js";
-import { passageKey } from "../../spec/passage.js";
-import { evidence, makeState } from "../__fixtures__/state.js";
+import { evidence, makeState, searchRecord } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { answerFromEvidence, closestFound } from "./answer.js";
 import { OFFLINE_PRESETS } from "./settings.js";
@@ -31,12 +29,7 @@ describe("a refusal says what was found instead", () => {
     const items: EvidenceItem[] = [
       { ...evidence(1, "The docking fee at the Orsk terminal is 40 crowns per hour."), docId: "fees/orsk.md" },
     ];
-    const record: CallRecord = {
-      call: { callId: "c1", tool: "search", args: { corpus: "handbook", query: q }, subQuestion: 0 },
-      step: 1,
-      status: "ok",
-      passageKeys: items.map(passageKey),
-    };
+    const record = searchRecord(q, items);
     const state = makeState({ question: q, standaloneQuestion: q, evidence: items, calls: [record] });
     const draft = answerFromEvidence(state, decompose(q), OFFLINE_PRESETS.balanced);
     expect(draft.status).toBe("refused");

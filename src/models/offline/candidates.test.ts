@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvidenceItem } from "../../spec/answer.js";
-import type { CallRecord } from "../../spec/engine.js";
-import { passageKey } from "../../spec/passage.js";
-import { makeState } from "../__fixtures__/state.js";
+import { makeState, searchRecord } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { candidates, cjkNamesHeld, evidenceForPart, wordTerms } from "./candidates.js";
 
@@ -33,12 +31,8 @@ describe("evidenceForPart", () => {
     step: 1,
     callId: docId,
   });
-  const call = (part: number, query: string, items: EvidenceItem[]): CallRecord => ({
-    call: { callId: `c-${part}-${query}`, tool: "search", args: { query, corpus: "reports" }, subQuestion: part },
-    step: 1,
-    status: "ok",
-    passageKeys: items.map(passageKey),
-  });
+  const call = (part: number, query: string, items: EvidenceItem[]) =>
+    searchRecord(query, items, { part, corpus: "reports" });
   const named = item("reports.jsonl#QX-41", "The dock door jammed. Follow-up: hinges replaced, crew briefed.");
   const sibling = item("reports.jsonl#RB-17", "Follow-up: lighting added at the ramp.");
   const state = makeState({

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvidenceItem } from "../../spec/answer.js";
-import type { CallRecord } from "../../spec/engine.js";
-import { passageKey } from "../../spec/passage.js";
-import { evidence, makeState } from "../__fixtures__/state.js";
+import { evidence, makeState, searchRecord } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import type { Candidate } from "./candidates.js";
@@ -47,12 +45,7 @@ describe("answerFromEvidence cites the sentence that names what the answer's sen
     { ...evidence(1, "Review lead: Ilse Brandt.\nThe yard review lead found a full disk."), title: "Outage 17" },
     { ...evidence(2, "Outage 17 happened at Quenby Yard in May."), title: "Yard log" },
   ];
-  const record: CallRecord = {
-    call: { callId: "c1", tool: "search", args: { corpus: "handbook", query: q }, subQuestion: 0 },
-    step: 1,
-    status: "ok",
-    passageKeys: items.map(passageKey),
-  };
+  const record = searchRecord(q, items);
   const state = makeState({ question: q, standaloneQuestion: q, evidence: items, calls: [record] });
   const parts = decompose(q);
 
