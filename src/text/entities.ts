@@ -124,8 +124,8 @@ export function extractEntities(text: string): Entity[] {
 
 /**
  * The text as `mentions` compares it: lower case, a hyphen or dash between two letters read as a space
- * ("same-evening" = "same evening"), a colon or semicolon and the spaces around it as one space ("Act of War;
- * Direct Action" = "Act of War: Direct Action"), runs of whitespace as one space. One linear pass per rule.
+ * ("half-day" = "half day"), a colon or semicolon and the spaces around it as one space ("Harbor Tales;
+ * Second Voyage" = "Harbor Tales: Second Voyage"), runs of whitespace as one space. One linear pass per rule.
  */
 function comparable(text: string): string {
   return text

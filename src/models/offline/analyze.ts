@@ -293,11 +293,11 @@ const WHICH_ONE: CueTable = { en: ["which", "who"], de: ["welche", "welcher", "w
 const MAX_SIDE_WORDS = 6;
 const ARTICLE = /^(?:the|a|an|der|die|das|den|dem)\s+/i;
 
-/** A side written as a bare variant of the other ("v4" after "SLA v3", "B" after "tier A"): a code or a letter. */
+/** A side written as a bare variant of the other ("v2" after "plan v1", "B" after "level A"): a code or a letter. */
 const isVariant = (side: string) => side.split(/\s+/).every((w) => /\d/.test(w) || /^\p{Lu}{1,2}$/u.test(w));
 
 /**
- * "Compare the credits in SLA v3 and v4", "How do the limits for tier A and tier B compare", "Between A and B,
+ * "Compare the fees in plan v1 and v2", "How do the quotas on level A and level B compare", "Between A and B,
  * which …": the two sides joined by "and", where a comparison cue ("compare", "differ", "vergleichen") or a
  * leading "between" marks the question as one. The left side starts after "between", the comparison cue, a
  * preposition or a comma; the right side ends at a comma or a cue. Sides written alike are aligned: a bare

@@ -73,7 +73,7 @@ export const COMPARE: CueTable = {
 /** "Between A and B, which …": the two sides follow the cue. */
 export const BETWEEN: CueTable = { en: ["between"], de: ["zwischen"], zh: [], ja: [] };
 
-/** Words that open the phrase naming one side ("the limits for tier A and tier B"): its left edge. */
+/** Words that open the phrase naming one side ("the quotas on level A and level B"): its left edge. */
 export const SIDE_OPENERS: CueTable = {
   en: ["for", "in", "of", "at", "from", "on", "under"],
   de: ["für", "in", "im", "von", "vom", "bei", "beim", "unter"],

@@ -52,8 +52,8 @@ export function labelNames(label: string, attribute: readonly string[]): number 
 
 /**
  * A unit's ordered value for a compared attribute. Fields first: among those holding a clock time or a
- * level, the one whose label names most of the attribute (a row's "Road" cell for "the earlier road
- * cut-off"; "severity: high" for "rated more severe"). Without such a field, the unit's first clock time
+ * level, the one whose label names most of the attribute (a row's "Ferry" cell for "the earlier ferry
+ * departure"; "severity: high" for "the graver rating"). Without such a field, the unit's first clock time
  * (unlabelled); a level is only read from a field.
  */
 export function orderedValue(

@@ -87,7 +87,7 @@ export function comparisonClaim(sides: Side[]): DraftClaim | undefined {
 /**
  * The outcome from each side's time of day or rating, when both sides give one of the same kind from a
  * field labelled by the attribute: "Alder (09:15) over Birch (10:40), 85 minutes apart" for
- * "which opens earlier"; "Alder (high) over Birch (medium)" for "which was rated more severe".
+ * "which opens earlier"; "Alder (high) over Birch (medium)" for "which one got the graver rating".
  */
 function orderedClaim(a: Side, b: Side): DraftClaim | undefined {
   const oa = a.ordered;

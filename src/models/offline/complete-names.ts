@@ -1,7 +1,7 @@
 /**
  * Completing an answer's sentences with the names it misses. The sentences that answer a part best need not
  * name everything the part names: the value is in one passage ("| Incident commander | Ilse Brandt |") and
- * the name that ties it to the question in another ("rate limits are enforced by edge-proxy"). When the
+ * the name that ties it to the question in another ("quota checks run in gate-keeper"). When the
  * evidence gathered holds a sentence naming each missing name, the answer cites it too; the usual checks
  * (coverage, answer kind, calibrated confidence) then decide whether the whole answers the part.
  */
