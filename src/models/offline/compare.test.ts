@@ -62,7 +62,7 @@ describe("comparisonClaim with read values", () => {
 
 describe("comparisonClaim with ordered values", () => {
   it("names the more severe side from labelled ratings, not from stray numbers", () => {
-    const [a, b] = decompose("Which was rated more severe, QZ-3 or QZ-9?");
+    const [a, b] = decompose("Which got the more severe grade, QZ-3 or QZ-9?");
     const claim = comparisonClaim([
       {
         part: a!,
@@ -112,7 +112,7 @@ describe("comparisonClaim with ordered values", () => {
   });
 
   it("does not compare an unlabelled rating", () => {
-    const [a, b] = decompose("Which was rated more severe, QZ-3 or QZ-9?");
+    const [a, b] = decompose("Which got the more severe grade, QZ-3 or QZ-9?");
     const claim = comparisonClaim([
       { part: a!, n: 1, quote: "high", ordered: { kind: "level", rank: 3, text: "high", labelled: false } },
       { part: b!, n: 2, quote: "medium", ordered: { kind: "level", rank: 2, text: "medium", labelled: true } },

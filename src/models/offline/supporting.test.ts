@@ -41,7 +41,7 @@ describe("earnsCitation", () => {
 });
 
 describe("linksTo", () => {
-  const question = "Who is the spouse of the director of Hollow Tide?";
+  const question = "Who is married to the director of Hollow Tide?";
   const film = unit("p#1", "Hollow Tide", "Hollow Tide is a 1951 drama film directed by Orrin Vasko.");
 
   it("follows a chain to the page of something a kept sentence names", () => {
@@ -67,7 +67,7 @@ describe("linksTo", () => {
 
 describe("supportingUnits", () => {
   it("keeps each unit that continues the chain from those kept before it, in order", () => {
-    const question = "What river flows through the birthplace of the author of Greyfen?";
+    const question = "Which river runs past the birthplace of the author of Greyfen?";
     const book = unit("p#1", "Greyfen", "Greyfen is a novel by Tamsin Oake.");
     const author = unit("p#2", "Tamsin Oake", "Tamsin Oake was born in Vellbridge.");
     const town = unit("p#3", "Vellbridge", "Vellbridge lies on the river Coll.");
