@@ -82,7 +82,6 @@ function fieldWeight(unit: Unit, asked: string[], named: string[], weight: numbe
 
 const DEFAULT_OPTIONS: CandidateOptions = { skipBoilerplate: true, anchorIdentifiers: true, fieldLabelWeight: 0.3 };
 
-/** Every unit of the evidence found for a part, scored by how well it answers the part, best first. */
 /**
  * The calls a part's candidates come from, with the passages and query terms to weigh them by: the part's
  * own calls, and the record the question names by its id wherever another part found it. "What happened in
@@ -116,6 +115,7 @@ export function evidenceForPart(
   return out;
 }
 
+/** Every unit of the evidence found for a part, scored by how well it answers the part, best first. */
 export function candidates(
   state: AgentState,
   part: QuestionPart,
