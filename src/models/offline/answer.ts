@@ -263,12 +263,12 @@ export function answerFromEvidence(
       all: chainPool(chosen, all, anchor, settings.hop.chainOnly),
       settings: settings.answer,
     });
-    // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names.
-    if (anchor && !composed.some((c) => c.citations.some((x) => x.n === anchor.n && x.quote === anchor.quote)))
-      composed.push(claimOf(anchor));
-    for (const named of naming)
-      if (!composed.some((c) => c.citations.some((x) => x.n === named.n && x.quote === named.quote)))
-        composed.push(claimOf(named));
+    // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names;
+    // so does a sentence added only for a name the answer's sentences lack.
+    for (const kept of anchor ? [anchor, ...naming] : naming) {
+      if (!composed.some((c) => c.citations.some((x) => x.n === kept.n && x.quote === kept.quote)))
+        composed.push(claimOf(kept));
+    }
     for (const claim of composed) {
       const key = claim.citations.map((c) => `${c.n}|${c.quote}`).join("\n") + claim.text;
       if (seen.has(key)) continue;
