@@ -78,7 +78,7 @@ function names(text: string): Entity[] {
     while (j < tokens.length) {
       const next = trimDots(tokens[j]![0]);
       const gap = text.slice(tokens[j - 1]!.index! + tokens[j - 1]![0].length, tokens[j]!.index!);
-      // A possessive ends the name: "Northwind's API" is Northwind's API, not a name "Northwind's API".
+      // A possessive ends the name: in "Halden's ledger API" the name is Halden, not "Halden's ledger API".
       if (/[,;:!?()\n]/.test(gap) || tokens[j - 1]![0].endsWith(".") || POSSESSIVE.test(tokens[j - 1]![0])) break;
       if (/^[A-Z]/.test(next) && isNameWord(next)) end = j;
       else if (!CONNECTORS.has(next)) break;
