@@ -48,9 +48,9 @@ describe("composePart", () => {
   it("leads with the asked value in the question's words, citing only the unit it came from", () => {
     const bridge = unit(2, "The Flight Software Team runs the Telemetry Gateway.", team);
     const lead = unit(2, "- Team lead: Dana Okafor", team);
-    const claims = compose("Who leads the team that owns the Telemetry Gateway?", [bridge, lead]);
+    const claims = compose("Who leads the team which owns the Telemetry Gateway?", [bridge, lead]);
     expect(claims.map((c) => c.text)).toEqual([
-      "Dana Okafor (Flight Software Team) leads the team that owns the Telemetry Gateway.",
+      "Dana Okafor (Flight Software Team) leads the team which owns the Telemetry Gateway.",
     ]);
     expect(claims[0]!.citations).toEqual([{ n: 2, quote: "- Team lead: Dana Okafor" }]);
   });
@@ -64,28 +64,28 @@ describe("composePart", () => {
       "15 minutes.",
       "Tokens: A token is valid for 15 minutes after it is created.",
     ]);
-    const fact = compose("What happened in IR-09?", [unit(3, "A pallet fell from a forklift at dock 4.", doc)]);
+    const fact = compose("What happened in VR-41?", [unit(3, "A pallet fell from a forklift at dock 4.", doc)]);
     expect(fact.map((c) => c.text)).toEqual(["Tokens: A pallet fell from a forklift at dock 4."]);
   });
 
   it("lets the newer document of a series win and says the older value was superseded, citing only the newer", () => {
-    const v3 = unit(1, "- On-time delivery target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
-    const v4 = unit(2, "- On-time delivery target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
-    const claims = compose("What is the on-time delivery target?", [v3], [v3, v4]);
+    const v3 = unit(1, "- On-time pickup target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
+    const v4 = unit(2, "- On-time pickup target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
+    const claims = compose("What is the on-time pickup target?", [v3], [v3, v4]);
     expect(claims[0]!.text).toBe(
-      "The on-time delivery target is 96.5%. This supersedes 95.0% in Delivery SLA, version 3 (v3).",
+      "The on-time pickup target is 96.5%. This supersedes 95.0% in Delivery SLA, version 3 (v3).",
     );
     expect(claims.flatMap((c) => c.citations.map((x) => x.n))).not.toContain(1);
     expect(claims[0]!.citations[0]!.n).toBe(2);
   });
 
   it("answers from and cites only the superseded document when the question asks for the earlier value", () => {
-    const v3 = unit(1, "- On-time delivery target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
-    const v4 = unit(2, "- On-time delivery target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
-    const claims = compose("What is the previous on-time delivery target?", [v3], [v3, v4]);
+    const v3 = unit(1, "- On-time pickup target: 95.0%", { title: "Delivery SLA, version 3", docId: "sla-v3.md" });
+    const v4 = unit(2, "- On-time pickup target: 96.5%", { title: "Delivery SLA, version 4", docId: "sla.md" }, 0.95);
+    const claims = compose("What is the previous on-time pickup target?", [v3], [v3, v4]);
     expect(claims).toHaveLength(1);
     expect(claims[0]!.text).toContain("95.0%. It was later changed to 96.5% in Delivery SLA, version 4 (v4).");
-    expect(claims[0]!.citations).toEqual([{ n: 1, quote: "- On-time delivery target: 95.0%" }]);
+    expect(claims[0]!.citations).toEqual([{ n: 1, quote: "- On-time pickup target: 95.0%" }]);
   });
 
   it("does not supersede across different documents", () => {
@@ -97,14 +97,14 @@ describe("composePart", () => {
 
   it("answers yes or no only when the sentence states what is asked", () => {
     const doc = { title: "Driving times", docId: "driving.md" };
-    const no = compose("Are drivers in Hamburg allowed to use the extension?", [
-      unit(1, "Drivers in Hamburg are not allowed to use the extension.", doc),
+    const no = compose("Are couriers in Lübeck allowed to take the extension?", [
+      unit(1, "Couriers in Lübeck are not allowed to take the extension.", doc),
     ]);
-    expect(no[0]!.text).toBe("No. Driving times: Drivers in Hamburg are not allowed to use the extension.");
-    const open = compose("Are drivers in Hamburg allowed to use the extension?", [
-      unit(1, "Hamburg drivers work in two shifts.", doc),
+    expect(no[0]!.text).toBe("No. Driving times: Couriers in Lübeck are not allowed to take the extension.");
+    const open = compose("Are couriers in Lübeck allowed to take the extension?", [
+      unit(1, "Lübeck couriers work in two shifts.", doc),
     ]);
-    expect(open[0]!.text).toBe("Driving times: Hamburg drivers work in two shifts.");
+    expect(open[0]!.text).toBe("Driving times: Lübeck couriers work in two shifts.");
   });
 
   it("answers a Chinese question in Chinese, quoting the source", () => {
@@ -118,21 +118,21 @@ describe("composePart support", () => {
   it("gives no direct value from prose that states little of what is asked", () => {
     const doc = { title: "Climate", docId: "climate.md" };
     const c = { ...unit(1, "The average temperature in July is 72.6 °F.", doc), asked: 0.3 };
-    const claims = compose("What is the continental limit of the continent with the lowest temperature?", [c]);
+    const claims = compose("What is the outer edge of the region with the lowest temperature?", [c]);
     expect(claims.map((x) => x.text)).toEqual(["Climate: The average temperature in July is 72.6 °F."]);
   });
 
   it("keeps a bridging sentence that names what the question names and the answer's document does not", () => {
-    const hop = unit(1, "Ceelmakoile is a town in the Hiran region of Somalia.", {
-      title: "Ceelmakoile",
+    const hop = unit(1, "Varnholt is a town in the Keld region of Ostravia.", {
+      title: "Varnholt",
       docId: "a.md",
     });
     // The answer was found by a later hop than the sentence that leads to it.
-    const answer = { ...unit(2, "- President: Hassan Sheikh Mohamud", { title: "Somalia", docId: "b.md" }), step: 2 };
+    const answer = { ...unit(2, "- President: Ilse Marnovic", { title: "Ostravia", docId: "b.md" }), step: 2 };
     const noise = unit(3, "Highline Garden is in SeaTac, Washington.", { title: "Garden", docId: "c.md" });
-    const claims = compose("Who is the president of the country Ceelmakoile is in?", [hop, answer, noise]);
+    const claims = compose("Who is the president of the country Varnholt is in?", [hop, answer, noise]);
     expect(claims.map((x) => x.citations[0]!.n)).toEqual([2, 1]);
-    const sameHop = compose("Who is the president of the country Ceelmakoile is in?", [hop, { ...answer, step: 1 }]);
+    const sameHop = compose("Who is the president of the country Varnholt is in?", [hop, { ...answer, step: 1 }]);
     expect(sameHop.map((x) => x.citations[0]!.n)).toEqual([2]);
   });
 });
@@ -140,11 +140,11 @@ describe("composePart support", () => {
 describe("composePart without a value", () => {
   it("follows the best sentence only with sentences naming what is asked or from its own passage", () => {
     const doc = { title: "Ticket T-1", docId: "t1" };
-    const best = unit(1, "The merchant reports refunds failing with 504.", doc);
+    const best = unit(1, "The customer reports refunds failing with 504.", doc);
     const same = unit(1, "Refunds fail since 14:05.", doc);
     const named = unit(2, "T-1 was linked to INC-7.", { title: "INC-7", docId: "inc7" });
     const noise = unit(3, "Laptops must be encrypted.", { title: "Remote work", docId: "rw" });
-    const claims = compose("What problem did the merchant report in ticket T-1?", [best, same, named, noise]);
+    const claims = compose("What issue did the customer report in ticket T-1?", [best, same, named, noise]);
     // The incident naming the ticket is another source that adds nothing asked: the ticket's passage names T-1.
     expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 1]);
     const painter = unit(4, "Smart was known for precisionist urban landscapes.", {
@@ -163,15 +163,15 @@ describe("composePart without a value", () => {
 
 describe("composePart with a value", () => {
   it("keeps a sentence of the same document that states another asked thing, not one of another document", () => {
-    const doc = { title: "Parental leave", docId: "leave.md" };
-    const weeks = unit(1, "| Secondary caregiver | 10 weeks at full pay |", doc);
-    const eligible = unit(3, "Employees are eligible after 6 months.", doc);
-    const other = unit(4, "Employees are eligible for on-call after 90 days.", {
+    const doc = { title: "Sabbatical", docId: "sabbatical.md" };
+    const weeks = unit(1, "| Senior engineer | 8 weeks at half pay |", doc);
+    const eligible = unit(3, "Staff are eligible after 4 years.", doc);
+    const other = unit(4, "Staff are eligible for on-call after 90 days.", {
       title: "On-call",
       docId: "oncall.md",
     });
     const claims = compose(
-      "How many weeks of paid leave does a secondary caregiver get, and after how long is an employee eligible?",
+      "How many weeks of sabbatical can a senior engineer take, and after how many years is staff eligible?",
       [weeks, eligible, other],
     );
     expect(claims.map((x) => x.citations[0]!.n)).toEqual([1, 3]);
