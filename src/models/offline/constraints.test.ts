@@ -5,13 +5,13 @@ const kinds = (q: string) => constraintsOf(q).map((c) => `${c.kind}:${c.value}`)
 
 describe("constraintsOf", () => {
   it("reads years, quarters, months, versions, identifiers, names and numbers", () => {
-    expect(kinds("What booking lead time did the 2024 dangerous goods rules require?")).toEqual(["year:2024"]);
-    expect(kinds("Did Aerovia or Tidewater carry more total weight in Q1 2026?")).toEqual(
-      expect.arrayContaining(["year:2026", "quarter:Q1", "name:aerovia", "name:tidewater"]),
+    expect(kinds("What notice period did the 2019 hazardous cargo rules require?")).toEqual(["year:2019"]);
+    expect(kinds("Did Pellham or Corvane haul more cargo volume in Q3 2027?")).toEqual(
+      expect.arrayContaining(["year:2027", "quarter:Q3", "name:pellham", "name:corvane"]),
     );
-    expect(kinds("How many shipments were booked in April 2026?")).toEqual(["year:2026", "month:M4"]);
-    expect(kinds("How did the batch limit change in Connect v2.4?")).toContain("version:v2.4");
-    expect(kinds("What happened in IR-09?")).toEqual(["identifier:ir-09"]);
+    expect(kinds("How many parcels were dispatched in April 2027?")).toEqual(["year:2027", "month:M4"]);
+    expect(kinds("How did the upload quota change in Relay v3.7?")).toContain("version:v3.7");
+    expect(kinds("What happened in VR-41?")).toEqual(["identifier:vr-41"]);
     expect(kinds("Can drivers use the 10-hour extension?")).toEqual(["number:10"]);
   });
 
@@ -24,7 +24,7 @@ describe("constraintsOf", () => {
   it("does not read a path segment as a version, nor German nouns as names", () => {
     expect(kinds("What is the timeout of POST /v2/refunds?")).toContain("identifier:/v2/refunds");
     expect(kinds("What is the timeout of POST /v2/refunds?").some((k) => k.startsWith("version"))).toBe(false);
-    expect(kinds("Wie viele Tage haben Kunden nach der Zustellung Zeit?")).toEqual([]);
+    expect(kinds("Wie viele Wochen haben Mieter nach der Übergabe Zeit?")).toEqual([]);
   });
 
   it("reads Latin names and the qualified place in Chinese and Japanese questions", () => {
@@ -49,10 +49,10 @@ describe("coverConstraints", () => {
   });
 
   it("reports a near miss: evidence about another year or version than asked", () => {
-    const c = constraintsOf("What booking lead time did the 2024 dangerous goods rules require?");
-    const cov = coverConstraints(c, "This edition (2026) replaces the 2025 edition. Book 72 hours ahead.");
+    const c = constraintsOf("What notice period did the 2019 hazardous cargo rules require?");
+    const cov = coverConstraints(c, "This edition (2022) replaces the 2021 edition. Book 72 hours ahead.");
     expect(cov.share).toBe(0);
-    expect(cov.nearMiss).toEqual([{ constraint: c[0], found: ["2025", "2026"] }]);
+    expect(cov.nearMiss).toEqual([{ constraint: c[0], found: ["2021", "2022"] }]);
     const v = coverConstraints(constraintsOf("What changed in v2.4?"), "Changes in v2.3: batch limit 500.");
     expect(v.nearMiss.map((m) => m.found)).toEqual([["v2.3"]]);
   });
@@ -60,9 +60,9 @@ describe("coverConstraints", () => {
   it("is no near miss when one of two asked values is found, or when no other value is", () => {
     const two = constraintsOf("What did v1 allow, and what does v2 allow?");
     expect(coverConstraints(two, "In v1 the limit was 100.").nearMiss).toEqual([]);
-    const none = coverConstraints(constraintsOf("the 2024 rules"), "Book 72 hours ahead.");
+    const none = coverConstraints(constraintsOf("the 2019 rules"), "Book 72 hours ahead.");
     expect(none.nearMiss).toEqual([]);
-    expect(none.missing.map((m) => m.value)).toEqual(["2024"]);
+    expect(none.missing.map((m) => m.value)).toEqual(["2019"]);
   });
 
   it("gives partial credit for part of a name", () => {
