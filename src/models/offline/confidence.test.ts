@@ -36,23 +36,33 @@ const settings: RefusalSettings = OFFLINE_PRESETS.balanced.refusal;
 describe("calibrated refusal", () => {
   const rules2026 = passage(
     "dg.md",
-    "Dangerous goods acceptance 2026",
-    "This edition replaces the 2025 edition. Book at least 72 hours before pickup.",
+    "Hazardous cargo notice 2023",
+    "This edition replaces the 2022 edition. Give at least 48 hours notice before loading.",
   );
 
   it("answers with a confidence when the cited evidence covers the question", () => {
-    const q = "What booking lead time do the 2026 dangerous goods rules require?";
-    const out = calibrate(stateWith(q, [rules2026]), decompose(q), draftCiting(1, "Book at least 72 hours"), settings);
+    const q = "What notice period do the 2023 hazardous cargo rules require?";
+    const out = calibrate(
+      stateWith(q, [rules2026]),
+      decompose(q),
+      draftCiting(1, "Give at least 48 hours notice"),
+      settings,
+    );
     expect(out.status).toBe("answered");
     expect(out.confidence).toBeGreaterThan(0.8);
   });
 
   it("refuses a near miss and says what the evidence covers instead", () => {
-    const q = "What booking lead time did the 2024 dangerous goods rules require?";
-    const out = calibrate(stateWith(q, [rules2026]), decompose(q), draftCiting(1, "Book at least 72 hours"), settings);
+    const q = "What notice period did the 2019 hazardous cargo rules require?";
+    const out = calibrate(
+      stateWith(q, [rules2026]),
+      decompose(q),
+      draftCiting(1, "Give at least 48 hours notice"),
+      settings,
+    );
     expect(out.status).toBe("refused");
-    expect(out.reason).toContain("The evidence covers 2025 and 2026, not 2024");
-    const off = calibrate(stateWith(q, [rules2026]), decompose(q), draftCiting(1, "Book at least 72 hours"), {
+    expect(out.reason).toContain("The evidence covers 2022 and 2023, not 2019");
+    const off = calibrate(stateWith(q, [rules2026]), decompose(q), draftCiting(1, "Give at least 48 hours notice"), {
       ...settings,
       nearMiss: false,
       minConfidence: 0,
@@ -61,22 +71,22 @@ describe("calibrated refusal", () => {
   });
 
   it("does not refuse a compound question for a near miss in one part, but lowers its confidence", () => {
-    const q = "What lead time did the 2024 dangerous goods rules require, and who approves exceptions?";
+    const q = "What notice period did the 2019 hazardous cargo rules require, and who approves exceptions?";
     const parts = decompose(q);
     expect(parts).toHaveLength(2);
-    const draft = draftCiting(1, "Book at least 72 hours");
+    const draft = draftCiting(1, "Give at least 48 hours notice");
     const out = calibrate(stateWith(q, [rules2026]), parts, draft, { ...settings, minConfidence: 0 });
     expect(out.status).toBe("answered");
     expect(out.confidence).toBeLessThan(0.5);
   });
 
   it("refuses below the threshold, and the threshold is what decides", () => {
-    const q = "What is the forklift speed limit in the Lyon warehouse?";
-    const rtm = passage("rtm.md", "Warehouse safety rules: Rotterdam", "Forklifts: 7 km/h in halls.");
+    const q = "What is the tugger speed limit in the Nantes depot?";
+    const rtm = passage("ant.md", "Depot safety rules: Antwerp", "Tuggers: 7 km/h in halls.");
     const state = stateWith(q, [rtm]);
-    const draft = draftCiting(1, "Forklifts: 7 km/h in halls.");
+    const draft = draftCiting(1, "Tuggers: 7 km/h in halls.");
     const a = assess(state, decompose(q), draft, settings);
-    expect(a.cited.missing.map((c) => c.text)).toEqual(["Lyon"]);
+    expect(a.cited.missing.map((c) => c.text)).toEqual(["Nantes"]);
     expect(calibrate(state, decompose(q), draft, { ...settings, minConfidence: a.confidence + 0.01 }).status).toBe(
       "refused",
     );
@@ -84,17 +94,17 @@ describe("calibrated refusal", () => {
   });
 
   it("weighs the best claim's passage for a plain lookup", () => {
-    const q = "What is the forklift speed limit in the Lyon warehouse?";
-    const rtm = passage("rtm.md", "Warehouse safety rules: Rotterdam", "Forklifts: 7 km/h in halls.");
-    const lyon = passage("hubs.md", "Hub directory", "LYS: Lyon Saint-Priest, FR.");
+    const q = "What is the tugger speed limit in the Nantes depot?";
+    const rtm = passage("ant.md", "Depot safety rules: Antwerp", "Tuggers: 7 km/h in halls.");
+    const lyon = passage("hubs.md", "Hub directory", "NTE: Nantes Atlantique, FR.");
     const leadOff = assess(
       stateWith(q, [rtm, lyon]),
       decompose(q),
       {
         status: "answered",
         claims: [
-          { text: "7 km/h", citations: [{ n: 1, quote: "Forklifts: 7 km/h in halls." }] },
-          { text: "Lyon", citations: [{ n: 2, quote: "LYS: Lyon Saint-Priest, FR." }] },
+          { text: "7 km/h", citations: [{ n: 1, quote: "Tuggers: 7 km/h in halls." }] },
+          { text: "Nantes", citations: [{ n: 2, quote: "NTE: Nantes Atlantique, FR." }] },
         ],
       },
       settings,
@@ -102,7 +112,7 @@ describe("calibrated refusal", () => {
     expect(leadOff.cited.share).toBe(1);
     expect(leadOff.lead).toBe(0);
     expect(leadOff.confidence).toBeLessThan(0.8);
-    expect(leadOff.offTarget.map((c) => c.text)).toEqual(["Lyon"]);
+    expect(leadOff.offTarget.map((c) => c.text)).toEqual(["Nantes"]);
   });
 
   it("gives a refusal confidence 0 and leaves it refused", () => {

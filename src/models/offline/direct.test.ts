@@ -3,21 +3,19 @@ import { directSentence, languageOf, statement } from "./direct.js";
 
 describe("statement", () => {
   it("puts the value in place of a subject question word", () => {
-    expect(statement("Who leads the team that owns the Telemetry Gateway?", "Dana Okafor")).toBe(
-      "Dana Okafor leads the team that owns the Telemetry Gateway.",
+    expect(statement("Who maintains the firmware that drives the Star Tracker?", "Dana Okafor")).toBe(
+      "Dana Okafor maintains the firmware that drives the Star Tracker.",
     );
     expect(statement("Wer leitet das Lager in Hamburg?", "Jana Meyer")).toBe("Jana Meyer leitet das Lager in Hamburg.");
   });
 
   it("turns a copula question around", () => {
-    expect(statement("What is the server-side timeout for POST /v2/refunds?", "45 seconds")).toBe(
-      "The server-side timeout for POST /v2/refunds is 45 seconds.",
+    expect(statement("What is the client-side retry budget for PUT /v3/payouts?", "12 seconds")).toBe(
+      "The client-side retry budget for PUT /v3/payouts is 12 seconds.",
     );
-    expect(statement("What's the speed limit on our yards?", "15 km/h")).toBe(
-      "The speed limit on our yards is 15 km/h.",
-    );
-    expect(statement("Wer ist in Hamburg Gefahrgutbeauftragte?", "Jana Meyer")).toBe(
-      "In Hamburg Gefahrgutbeauftragte ist Jana Meyer.",
+    expect(statement("What's the noise limit on our docks?", "70 dB")).toBe("The noise limit on our docks is 70 dB.");
+    expect(statement("Wer ist in Bremen Brandschutzbeauftragter?", "Jana Meyer")).toBe(
+      "In Bremen Brandschutzbeauftragter ist Jana Meyer.",
     );
   });
 
@@ -27,16 +25,16 @@ describe("statement", () => {
   });
 
   it("has no rewrite for questions with an auxiliary or a 'which' noun", () => {
-    expect(statement("What fee does Northwind charge per dispute?", "15 USD")).toBeUndefined();
+    expect(statement("What fee does Halvard charge per chargeback?", "15 USD")).toBeUndefined();
     expect(statement("Which team owns the gateway?", "Flight Software")).toBeUndefined();
-    expect(statement("What p99 latency target has the service?", "80 ms")).toBeUndefined();
+    expect(statement("What p95 error budget has the gateway?", "80 ms")).toBeUndefined();
     expect(directSentence("How long is a token valid?", "15 minutes")).toBe("15 minutes.");
   });
 });
 
 describe("languageOf", () => {
   it("tells the four languages apart", () => {
-    expect(languageOf("Wie viele Tage haben Kunden Zeit?")).toBe("de");
+    expect(languageOf("Wie viele Tage haben Mieter Zeit?")).toBe("de");
     expect(languageOf("地面站主天线的直径是多少？")).toBe("zh");
     expect(languageOf("大阪の倉庫はどの棟ですか？")).toBe("ja");
     expect(languageOf("How many days?")).toBe("en");
