@@ -12,9 +12,7 @@ const ctxWith = (hits: Passage[] | undefined): EngineContext => ({
 
 describe("namesTerm", () => {
   it("accepts the phrase, or every content word of it anywhere in the passage", () => {
-    expect(namesTerm("| CUS-HOLD | Customs hold at the tracking event level |", "a CUS-HOLD tracking event")).toBe(
-      true,
-    );
+    expect(namesTerm("| PORT-STOP | Port stop at the scan event level |", "a PORT-STOP scan event")).toBe(true);
     expect(namesTerm("The refund window is 30 days.", "refund window")).toBe(true);
     expect(namesTerm("The refund window is 30 days.", "a refund token")).toBe(false);
   });
@@ -30,14 +28,14 @@ describe("routeQuestion (offline)", () => {
   });
 
   it("searches for a term the knowledge base speaks of, even worded apart", async () => {
-    const decision = await ask("What does a CUS-HOLD tracking event mean?", [
-      passage("Tracking event codes: CUS-HOLD means the shipment is held by customs."),
+    const decision = await ask("What does a PORT-STOP scan event mean?", [
+      passage("Scan event codes: PORT-STOP means the parcel is stopped at the port."),
     ]);
     expect(decision.route).toBe("agentic");
   });
 
   it("reads only a whole-question definition as one: a further clause needs the knowledge base", async () => {
-    const decision = await ask("What does HTTP mean, and what do we do if a hold is not cleared?", []);
+    const decision = await ask("What does HTTP mean, and whom should we call when a stop is not lifted?", []);
     expect(decision.route).toBe("agentic");
   });
 
