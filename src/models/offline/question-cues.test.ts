@@ -17,8 +17,8 @@ import {
 describe("languageOf", () => {
   it("tells English, German, Chinese and Japanese apart", () => {
     expect(languageOf("How many days do customers have to report damage?")).toBe("en");
-    expect(languageOf("Wie viele Tage haben Kunden nach der Zustellung Zeit?")).toBe("de");
-    expect(languageOf("Was ist bei IR-03 passiert?")).toBe("de");
+    expect(languageOf("Wie viele Wochen haben Mieter nach der Übergabe Zeit?")).toBe("de");
+    expect(languageOf("Was ist bei VF-17 passiert?")).toBe("de");
     expect(languageOf("上海仓库的负责人是谁？")).toBe("zh");
     expect(languageOf("大阪の危険物倉庫はどの棟ですか？")).toBe("ja");
   });
@@ -68,7 +68,7 @@ describe("cue tables", () => {
     expect(leadsWith("When is the hub open?", YESNO.lead)).toBe(false);
     expect(leadsWith("Gibt es eine Ausnahme?", YESNO.lead)).toBe(true);
     // German "was" asks "what"; it is no English auxiliary there.
-    expect(leadsWith("Was ist bei IR-03 passiert?", YESNO.lead)).toBe(false);
+    expect(leadsWith("Was ist bei VF-17 passiert?", YESNO.lead)).toBe(false);
   });
 
   it("blanks cues without moving offsets", () => {
