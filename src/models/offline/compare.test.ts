@@ -12,25 +12,25 @@ describe("numberIn", () => {
 
 describe("comparisonClaim", () => {
   it("names the winner of a 'which is longer, A or B' question with both values and the difference", () => {
-    const [a, b] = decompose("Which has the longer timeout, POST /v2/refunds or POST /v1/refunds?");
+    const [a, b] = decompose("Which has the longer timeout, PUT /v3/payouts or PUT /v2/payouts?");
     expect(a!.comparative).toBe("max");
     const claim = comparisonClaim([
-      { part: a!, n: 1, quote: "Server-side request timeout: 45 seconds" },
-      { part: b!, n: 2, quote: "Server-side request timeout: 20 seconds" },
+      { part: a!, n: 1, quote: "Request timeout: 50 seconds" },
+      { part: b!, n: 2, quote: "Request timeout: 35 seconds" },
     ]);
     expect(claim?.text).toBe(
-      "POST /v2/refunds (45 seconds) over POST /v1/refunds (20 seconds), a difference of 25 seconds.",
+      "PUT /v3/payouts (50 seconds) over PUT /v2/payouts (35 seconds), a difference of 15 seconds.",
     );
     expect(claim?.citations.map((c) => c.n)).toEqual([1, 2]);
   });
 
   it("compares durations in different units, and declines values whose units disagree", () => {
-    const [a, b] = decompose("Which incident lasted longer, INC-1 or INC-2?");
+    const [a, b] = decompose("Which stoppage lasted longer, OUT-1 or OUT-2?");
     const mixed = comparisonClaim([
       { part: a!, n: 1, quote: "Duration: 2 minutes" },
       { part: b!, n: 2, quote: "Duration: 90 seconds" },
     ]);
-    expect(mixed?.text).toBe("INC-1 (2 minutes) over INC-2 (90 seconds), a difference of 30 seconds.");
+    expect(mixed?.text).toBe("OUT-1 (2 minutes) over OUT-2 (90 seconds), a difference of 30 seconds.");
     const odd = comparisonClaim([
       { part: a!, n: 1, quote: "Size: 5 MB" },
       { part: b!, n: 2, quote: "Duration: 90 seconds" },
@@ -51,12 +51,12 @@ describe("comparisonClaim", () => {
 
 describe("comparisonClaim with read values", () => {
   it("compares the values read from each side's unit, not the quote's last number", () => {
-    const [a, b] = decompose("Which has the higher liability cap, NordRail or Brenner Road?");
+    const [a, b] = decompose("Which carrier has the higher insurance cap, Halden Rail or Movi Freight?");
     const claim = comparisonClaim([
-      { part: a!, n: 1, quote: "| NordRail | 17 SDR per kg | 89.5% |", value: "17 SDR per kg" },
-      { part: b!, n: 2, quote: "| Brenner Road | 8.33 SDR per kg | 94.1% |", value: "8.33 SDR per kg" },
+      { part: a!, n: 1, quote: "| Halden Rail | 17 SDR per kg | 89.5% |", value: "17 SDR per kg" },
+      { part: b!, n: 2, quote: "| Movi Freight | 8.33 SDR per kg | 94.1% |", value: "8.33 SDR per kg" },
     ]);
-    expect(claim?.text.startsWith("NordRail (17 SDR")).toBe(true);
+    expect(claim?.text.startsWith("Halden Rail (17 SDR")).toBe(true);
   });
 });
 
