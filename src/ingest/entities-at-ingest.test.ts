@@ -87,7 +87,7 @@ describe("ingest builds the entity graph", () => {
       await mkdir(docs);
       await writeFile(
         join(docs, "refunds.md"),
-        "# Refunds API\n\nPOST /v2/refunds is served by refund-orchestrator.\n",
+        "# Refunds API\n\nPOST /v2/refunds is handled by refund-orchestrator.\n",
       );
       await writeFile(
         join(docs, "orchestrator.md"),

@@ -30,7 +30,7 @@ describe("looksLikeInstruction", () => {
   });
 
   it("leaves ordinary documentation alone", () => {
-    expect(looksLikeInstruction("The server-side timeout for POST /v2/refunds is 45 seconds.")).toBe(false);
+    expect(looksLikeInstruction("The client-side retry budget for PUT /v3/payouts is 12 seconds.")).toBe(false);
     expect(looksLikeInstruction("Clients should retry with exponential back-off after a 429.")).toBe(false);
     expect(looksLikeInstruction("The assistant manager approves refunds above $500.")).toBe(false);
     expect(looksLikeInstruction("Tool: torque wrench, set to 40 Nm.")).toBe(false);

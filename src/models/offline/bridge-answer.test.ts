@@ -28,7 +28,7 @@ function unit(n: number, title: string, quote: string, score = 1): Candidate {
   };
 }
 
-const question = "When did the country containing Varnholt join the Union?";
+const question = "When did the state containing Varnholt join the Union?";
 const part = decompose(question)[0]!;
 
 describe("bridgedPair", () => {
@@ -57,7 +57,7 @@ describe("bridgedPair", () => {
 });
 
 describe("answerFromEvidence with a bridged part", () => {
-  const q = "When did the country containing Varnholt join the Customs Union?";
+  const q = "When did the state containing Varnholt join the Customs Union?";
   const items: EvidenceItem[] = [
     { ...evidence(1, "Every country joined the Customs Union after 1921."), title: "Customs Union", step: 1 },
     { ...evidence(2, "Varnholt is a village in the north of Eldoria."), title: "Varnholt", step: 1 },

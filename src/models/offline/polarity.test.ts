@@ -3,9 +3,9 @@ import { negated, verdictOf } from "./polarity.js";
 
 describe("verdictOf", () => {
   it("says no when the evidence negates what the question asks, yes when it states it", () => {
-    const q = "Are drivers in Hamburg allowed to use the extension?";
-    expect(verdictOf(q, "Drivers in Hamburg are not allowed to use the extension.", 1, 0.7)?.answer).toBe("no");
-    expect(verdictOf(q, "Drivers in Hamburg are allowed to use the extension twice a week.", 1, 0.7)?.answer).toBe(
+    const q = "Are couriers in Lübeck allowed to take the extension?";
+    expect(verdictOf(q, "Couriers in Lübeck are not allowed to take the extension.", 1, 0.7)?.answer).toBe("no");
+    expect(verdictOf(q, "Couriers in Lübeck are allowed to take the extension twice a week.", 1, 0.7)?.answer).toBe(
       "yes",
     );
   });

@@ -67,7 +67,7 @@ describe("linksTo", () => {
 
 describe("supportingUnits", () => {
   it("keeps each unit that continues the chain from those kept before it, in order", () => {
-    const question = "Which river runs past the birthplace of the author of Greyfen?";
+    const question = "Which river runs past the birth town of the writer of Greyfen?";
     const book = unit("p#1", "Greyfen", "Greyfen is a novel by Tamsin Oake.");
     const author = unit("p#2", "Tamsin Oake", "Tamsin Oake was born in Vellbridge.");
     const town = unit("p#3", "Vellbridge", "Vellbridge lies on the river Coll.");

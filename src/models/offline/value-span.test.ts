@@ -7,7 +7,7 @@ describe("valueSpan", () => {
   });
 
   it("takes the name from a labelled field, not a name the question already holds", () => {
-    const known = "Who leads the team that owns the Telemetry Gateway?";
+    const known = "Who leads the team which owns the Telemetry Gateway?";
     expect(valueSpan("- Team lead: Dana Okafor", "person", { known, asked: ["lead"] })?.text).toBe("Dana Okafor");
     expect(valueSpan("Telemetry Gateway is run by Dana Okafor.", "person", { known })?.text).toBe("Dana Okafor");
     expect(valueSpan("The Flight Software Team runs it.", "person", { known })).toBeUndefined();

@@ -46,8 +46,8 @@ const QUESTIONS: [string, string][] = [
     "launch_scheduler 4.19, ground_station 3.81, Telemetry_Gateway 3.63",
   ],
   ["Which product has the highest average hours spent?", "launch_scheduler"],
-  ["How many support tickets were created in February 2026?", "6 support tickets"],
-  ["How many support tickets were created between 2026-02-01 and 2026-03-31?", "12 support tickets"],
+  ["How many tickets were created in February 2026?", "6 support tickets"],
+  ["Between 2026-02-01 and 2026-03-31, how many tickets were created?", "12 support tickets"],
 ];
 
 let dir: string;
