@@ -135,7 +135,7 @@ describe("the offline SQL planner writes the store's dialect", () => {
     try {
       await ferret.ingest(ACME);
       // A breakdown by month: the month is the dialect's date prefix.
-      const answer = await ferret.ask("How many support tickets were created per month?");
+      const answer = await ferret.ask("How many support tickets got created per month?");
       expect(answer.status).not.toBe("refused");
       expect(answer.text).toContain("2026-03");
       const trace = await ferret.trace(answer.traceId);

@@ -38,13 +38,13 @@ describe("text-protocol planning over HTTP", () => {
   it("parses a well-formed reply into calls, describing the tools in the prompt instead of sending them", async () => {
     server.push(
       reply(
-        'THINKING: The handbook holds policies.\nSUBQUESTIONS: ["What is the refund window?"]\nTOOL: search\nPARAMS: {"query": "refund window", "corpus": "handbook"}\nTOOL: search\nPARAMS: {"query": "returns policy", "corpus": "wiki"}',
+        'THINKING: The handbook holds policies.\nSUBQUESTIONS: ["What is the return period?"]\nTOOL: search\nPARAMS: {"query": "refund window", "corpus": "handbook"}\nTOOL: search\nPARAMS: {"query": "returns policy", "corpus": "wiki"}',
       ),
     );
     const plan = await engine().plan(makeState(), ctx);
     expect(plan).toMatchObject({
       thought: "The handbook holds policies.",
-      subQuestions: ["What is the refund window?"],
+      subQuestions: ["What is the return period?"],
       calls: [
         { tool: "search", args: { query: "refund window", corpus: "handbook" } },
         { tool: "search", args: { query: "returns policy", corpus: "wiki" } },

@@ -6,7 +6,7 @@ describe("parseTextProtocol", () => {
     const reply = parseTextProtocol(
       [
         "THINKING: Need the refund window and the CEO's name.",
-        'SUBQUESTIONS: ["What is the refund window?", "Who is the CEO?"]',
+        'SUBQUESTIONS: ["What is the return period?", "Who is the CEO?"]',
         "TOOL: search",
         'PARAMS: {"query": "refund window", "corpus": "handbook"}',
         "TOOL: search_entity",
@@ -15,7 +15,7 @@ describe("parseTextProtocol", () => {
     );
     expect(reply).toEqual({
       thought: "Need the refund window and the CEO's name.",
-      subQuestions: ["What is the refund window?", "Who is the CEO?"],
+      subQuestions: ["What is the return period?", "Who is the CEO?"],
       calls: [
         { tool: "search", args: { query: "refund window", corpus: "handbook" } },
         { tool: "search_entity", args: { name: "CEO" } },

@@ -80,7 +80,7 @@ describe("limits that hold under load", () => {
   it("request budgets lower the server's maxima and never raise them", async () => {
     t = await startTestServer({ config: { maxima: { maxToolCalls: 1, maxSteps: 1 } } });
     const key = t.keys["acme-eng"]!;
-    const question = "What is the launch checklist code word, and how long does the pressure test take?";
+    const question = "What is the launch checklist code word, and how long is the pressure test?";
     const asked = (await (
       await postJson(`${t.url}/v1/ask`, key, {
         question,
