@@ -108,7 +108,7 @@ describe("analysis in four languages", () => {
     expect(answerTypeOf("Wer ist in Bremen Brandschutzbeauftragter?")).toBe("person");
     expect(answerTypeOf("Wann beginnt die Nachtschicht?")).toBe("date");
     expect(answerTypeOf("Wie viele Tage haben Mieter Zeit?")).toBe("duration");
-    expect(answerTypeOf("Wie viele Sendungen gingen nach Polen?")).toBe("number");
+    expect(answerTypeOf("Wie viele Pakete gingen nach Polen?")).toBe("number");
     expect(answerTypeOf("Darf ein Fahrer zehn Stunden fahren?")).toBe("yesno");
     expect(answerTypeOf("Was ist bei VF-17 passiert?")).toBe("fact");
     expect(answerTypeOf("上海仓库的负责人是谁？")).toBe("person");

@@ -67,8 +67,8 @@ describe("boilerplate units", () => {
   it("a code or payload sample never answers; prose, quotes and table rows do", () => {
     expect(isBoilerplateUnit('POST /v2/events {"events": [{"id": "KF-1", "code": "ARR", "at": "HAM"}]}')).toBe(true);
     expect(isBoilerplateUnit('<rate lane="HAM-RTM" currency="EUR"><base>410</base></rate>')).toBe(true);
-    expect(isBoilerplateUnit('One call may carry up to 500 events; the "events" array is required.')).toBe(false);
-    expect(isBoilerplateUnit("| Aerovia Cargo | AVC | air | 26 SDR per kg | 96.0% |")).toBe(false);
+    expect(isBoilerplateUnit('One call may carry at most 800 events; the "events" array is required.')).toBe(false);
+    expect(isBoilerplateUnit("| Pellham Air | PHA | air | 31 SDR per kg | 93.0% |")).toBe(false);
     expect(isBoilerplateUnit("出荷は72時間前までに登録する（例外なし）。")).toBe(false);
   });
 

@@ -39,12 +39,12 @@ describe("comparisonClaim", () => {
   });
 
   it("picks the smaller side for 'fewer' and cites it first", () => {
-    const [a, b] = decompose("Which team has fewer engineers, Payments Core or Payouts?");
+    const [a, b] = decompose("Which squad has fewer engineers, Ledger Ops or Billing Edge?");
     const claim = comparisonClaim([
-      { part: a!, n: 3, quote: "Engineers in the rotation: 7" },
-      { part: b!, n: 4, quote: "Engineers in the rotation: 6" },
+      { part: a!, n: 3, quote: "Engineers in the rotation: 9" },
+      { part: b!, n: 4, quote: "Engineers in the rotation: 4" },
     ]);
-    expect(claim?.text.startsWith("Payouts (6")).toBe(true);
+    expect(claim?.text.startsWith("Billing Edge (4")).toBe(true);
     expect(claim?.citations[0]?.n).toBe(4);
   });
 });
@@ -53,10 +53,10 @@ describe("comparisonClaim with read values", () => {
   it("compares the values read from each side's unit, not the quote's last number", () => {
     const [a, b] = decompose("Which carrier has the higher insurance cap, Halden Rail or Movi Freight?");
     const claim = comparisonClaim([
-      { part: a!, n: 1, quote: "| Halden Rail | 17 SDR per kg | 89.5% |", value: "17 SDR per kg" },
+      { part: a!, n: 1, quote: "| Halden Rail | 19 SDR per kg | 89.5% |", value: "19 SDR per kg" },
       { part: b!, n: 2, quote: "| Movi Freight | 8.33 SDR per kg | 94.1% |", value: "8.33 SDR per kg" },
     ]);
-    expect(claim?.text.startsWith("Halden Rail (17 SDR")).toBe(true);
+    expect(claim?.text.startsWith("Halden Rail (19 SDR")).toBe(true);
   });
 });
 

@@ -32,27 +32,27 @@ const settings = OFFLINE_PRESETS.balanced.refusal;
 
 describe("the subject of an answering line", () => {
   it("is the name labelling a line or leading a table row", () => {
-    expect(subjectOf("Rotterdam: 7 km/h in halls.")).toBe("Rotterdam");
+    expect(subjectOf("Antwerp: 9 km/h in halls.")).toBe("Antwerp");
     expect(subjectOf("| Acme Corp | 2025 | 4.1 |")).toBe("Acme Corp");
-    expect(subjectOf("大阪: 時速8km")).toBeUndefined();
-    expect(subjectOf("The limit is 7 km/h in halls.")).toBeUndefined();
-    expect(subjectOf("speed limit: 7 km/h")).toBeUndefined();
+    expect(subjectOf("名古屋: 時速9km")).toBeUndefined();
+    expect(subjectOf("The limit is 9 km/h in halls.")).toBeUndefined();
+    expect(subjectOf("speed limit: 9 km/h")).toBeUndefined();
   });
 
   it("is another subject only when the question names something the line's passage lacks", () => {
-    const missing = [{ kind: "name" as const, value: "lyon", text: "Lyon" }];
-    const ev = "Trucks leave from Rotterdam daily.\nHalls: 7 km/h";
-    const q = "How fast may forklifts drive at Lyon?";
-    expect(otherSubject("Rotterdam: 7 km/h", q, missing, ev)).toBe("Rotterdam");
-    expect(otherSubject("Rotterdam: 7 km/h", "How fast may forklifts drive at Rotterdam?", [], ev)).toBeUndefined();
+    const missing = [{ kind: "name" as const, value: "milan", text: "Milan" }];
+    const ev = "Trucks leave from Antwerp daily.\nHalls: 9 km/h";
+    const q = "How fast may tuggers drive at Milan?";
+    expect(otherSubject("Antwerp: 9 km/h", q, missing, ev)).toBe("Antwerp");
+    expect(otherSubject("Antwerp: 9 km/h", "How fast may tuggers drive at Antwerp?", [], ev)).toBeUndefined();
     // A field name that only starts lines is not a subject.
-    expect(otherSubject("Halls: 7 km/h", q, missing, ev)).toBeUndefined();
+    expect(otherSubject("Halls: 9 km/h", q, missing, ev)).toBeUndefined();
   });
 
   it("tells names from field names by how the evidence writes them", () => {
-    expect(writtenAsName("Rotterdam", "Pallets built in Rotterdam are checked.")).toBe(true);
-    expect(writtenAsName("Forklifts", "Forklifts: 7 km/h. Other forklifts wait.")).toBe(false);
-    expect(writtenAsName("Lyon", "Lyonnaise rules apply in Lyon")).toBe(true);
+    expect(writtenAsName("Antwerp", "Pallets built in Antwerp are checked.")).toBe(true);
+    expect(writtenAsName("Tuggers", "Tuggers: 9 km/h. Other tuggers wait.")).toBe(false);
+    expect(writtenAsName("Milan", "Milanese rules apply in Milan")).toBe(true);
   });
 });
 
@@ -60,22 +60,22 @@ describe("refusing a value given for another subject", () => {
   const rules = passage(
     "safety.md",
     "Warehouse safety rules",
-    "Rules are posted in Rotterdam and Hamburg.\nRotterdam: 7 km/h in halls.\nHamburg: 6 km/h in halls.",
+    "Rules are posted in Antwerp and Bremen.\nAntwerp: 9 km/h in halls.\nBremen: 5 km/h in halls.",
   );
-  const hubs = passage("hubs.md", "Hub directory", "| LYS | Lyon Saint-Priest | FR |");
+  const hubs = passage("hubs.md", "Hub directory", "| MXP | Milan Malpensa | IT |");
   const draft: DraftAnswer = {
     status: "answered",
     claims: [
-      { text: "Rotterdam: 7 km/h in halls.", citations: [{ n: 1, quote: "Rotterdam: 7 km/h in halls." }] },
-      { text: "LYS: Lyon Saint-Priest: FR", citations: [{ n: 2, quote: "| LYS | Lyon Saint-Priest | FR |" }] },
+      { text: "Antwerp: 9 km/h in halls.", citations: [{ n: 1, quote: "Antwerp: 9 km/h in halls." }] },
+      { text: "MXP: Milan Malpensa: IT", citations: [{ n: 2, quote: "| MXP | Milan Malpensa | IT |" }] },
     ],
   };
 
   it("refuses and says whose value the evidence gives", () => {
-    const q = "How fast may a forklift drive at the Lyon site?";
+    const q = "How fast may a tugger drive at the Milan site?";
     const out = calibrate(stateWith(q, [rules, hubs]), decompose(q), draft, settings);
     expect(out.status).toBe("refused");
-    expect(out.reason).toContain("for Rotterdam, not Lyon");
+    expect(out.reason).toContain("for Antwerp, not Milan");
     const off = calibrate(stateWith(q, [rules, hubs]), decompose(q), draft, {
       ...settings,
       otherSubject: false,
@@ -85,7 +85,7 @@ describe("refusing a value given for another subject", () => {
   });
 
   it("answers when the asked name labels the line", () => {
-    const q = "How fast may a forklift drive at the Rotterdam site?";
+    const q = "How fast may a tugger drive at the Antwerp site?";
     const out = calibrate(stateWith(q, [rules]), decompose(q), { ...draft, claims: [draft.claims[0]!] }, settings);
     expect(out.status).toBe("answered");
   });

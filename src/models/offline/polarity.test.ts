@@ -22,9 +22,9 @@ describe("verdictOf", () => {
   });
 
   it("compares dates with a before/after cue", () => {
-    const q = "Was v1 switched off before 2026-12-01?";
-    expect(verdictOf(q, "v1 will be switched off on 2026-10-31.", 0, 0.7)).toEqual({ answer: "yes", by: "date" });
-    expect(verdictOf("Was it released after 2026-12-01?", "Released on 2026-10-31.", 0, 0.7)?.answer).toBe("no");
+    const q = "Was v1 switched off before 2027-09-01?";
+    expect(verdictOf(q, "v1 will be switched off on 2027-08-15.", 0, 0.7)).toEqual({ answer: "yes", by: "date" });
+    expect(verdictOf("Was it released after 2027-09-01?", "Released on 2027-08-15.", 0, 0.7)?.answer).toBe("no");
   });
 });
 

@@ -47,7 +47,7 @@ describe("typedSpans", () => {
 
   it("finds dates from ISO to weekday-and-time forms", () => {
     const spans = (t: string) => typedSpans(t, "date").map((m) => t.slice(m.start, m.end));
-    expect(spans("v1 will be switched off on 2026-10-31.")).toEqual(["2026-10-31"]);
+    expect(spans("v1 will be retired on 2027-08-15.")).toEqual(["2027-08-15"]);
     expect(spans("The handoff is on Tuesdays at 10:00 Mountain Time.")).toEqual(["Tuesdays at 10:00 Mountain Time"]);
     expect(spans("Gültig ab 1. März 2026.")).toEqual(["1. März 2026"]);
   });
