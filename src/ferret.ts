@@ -83,6 +83,11 @@ export const DEFAULT_DB = ".ferret/ferret.db";
 export interface FerretOptions {
   /** SQLite file; default `.ferret/ferret.db`. Ignored when `store` is given. */
   db?: string;
+  /**
+   * A read-only replica of the PostgreSQL `db` (a postgres:// URL): searches and `run_sql` read there, writes
+   * go to `db`. Only with a PostgreSQL `db`.
+   */
+  dbRead?: string;
   store?: StoreV1;
   /**
    * More file loaders, by extension or media type (see docs/loaders.md): they extend the built-in ones and
@@ -300,7 +305,12 @@ export async function resolveFerretParts(options: FerretOptions = {}): Promise<F
   let store = options.store;
   if (!store) {
     const path = options.db ?? DEFAULT_DB;
-    if (isPostgresUrl(path)) store = await createPostgresStore({ url: path, onWarning: warn });
+    if (options.dbRead !== undefined && !isPostgresUrl(path)) {
+      throw new InvalidInputError("--db-read (FERRET_DB_READ) names a replica of a PostgreSQL --db; --db is not one", {
+        field: "dbRead",
+      });
+    }
+    if (isPostgresUrl(path)) store = await createPostgresStore({ url: path, readUrl: options.dbRead, onWarning: warn });
     else {
       if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
       store = await createSqliteStore({ path });

@@ -15,6 +15,7 @@ import { localOwnerOf, parsePrincipal } from "./principal.js";
 /** Options every command takes. */
 export interface GlobalOptions {
   db?: string;
+  dbRead?: string;
   config?: string;
   embedder?: string;
   model?: string;
@@ -33,6 +34,7 @@ export interface GlobalOptions {
 export function addGlobalOptions(program: Command): Command {
   return program
     .option("--db <file|url>", `SQLite file or postgres:// URL (env FERRET_DB; default ${DEFAULT_DB})`)
+    .option("--db-read <url>", "read-only PostgreSQL replica of --db: searches read there (env FERRET_DB_READ)")
     .option("--config <file>", `config file (env FERRET_CONFIG; default ${DEFAULT_CONFIG_FILE} when present)`)
     .option(
       "--embedder <spec>",

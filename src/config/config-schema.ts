@@ -58,6 +58,11 @@ export const configFileSchema = z
   .object({
     $schema: z.string().optional().describe("the JSON Schema of this file, for editors"),
     db: z.string().min(1).optional().describe("SQLite store file (relative to this file) or a postgres:// URL"),
+    dbRead: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//i, "a postgres:// URL")
+      .optional()
+      .describe("a read-only replica of the PostgreSQL `db` (postgres:// URL): searches and run_sql read there"),
     model: modelSpec.optional().describe("offline | openai:<m> | anthropic:<m> | ollama:<m> | openai-compatible:<m>"),
     roles: z
       .object({

@@ -22,6 +22,7 @@ export function ferretOptionsFrom(
   const embedder = settingValue<string>(config, "embedder");
   return {
     db: options.db ?? settingValue<string>(config, "db") ?? DEFAULT_DB,
+    dbRead: settingValue<string>(config, "dbRead"),
     embedder: embedder === "none" ? undefined : embedder,
     model:
       model === "offline" && !hasRoles

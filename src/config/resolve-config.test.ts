@@ -109,3 +109,26 @@ describe("resolveConfig errors name the variable, or the file and the field", ()
     );
   });
 });
+
+describe("dbRead: a read replica of a PostgreSQL db", () => {
+  it("comes from --db-read over FERRET_DB_READ over the file, and must be a postgres:// URL", async () => {
+    const { ferretOptionsFrom } = await import("./ferret-options.js");
+    const cwd = folderWith({ db: "postgres://primary/kb", dbRead: "postgres://file-replica/kb" });
+    const env = { FERRET_DB_READ: "postgres://env-replica/kb" };
+    expect(ferretOptionsFrom(resolveConfig({ cwd, env }), { env }).dbRead).toBe("postgres://env-replica/kb");
+    const flagged = resolveConfig({ cwd, env, flags: { dbRead: "postgres://flag-replica/kb" } });
+    expect(ferretOptionsFrom(flagged, { env }).dbRead).toBe("postgres://flag-replica/kb");
+    expect(ferretOptionsFrom(resolveConfig({ cwd, env: {} }), { env: {} }).dbRead).toBe("postgres://file-replica/kb");
+    expect(errorOf(() => resolveConfig({ cwd, env: { FERRET_DB_READ: "replica.db" } })).message).toContain(
+      "FERRET_DB_READ",
+    );
+  });
+
+  it("is refused with a SQLite db, naming the setting", async () => {
+    const { createFerret } = await import("../ferret.js");
+    await expect(createFerret({ db: ":memory:", dbRead: "postgres://replica/kb" })).rejects.toMatchObject({
+      name: "InvalidInputError",
+      context: { field: "dbRead" },
+    });
+  });
+});

@@ -18,6 +18,7 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 type Layered =
   | "db"
+  | "dbRead"
   | "model"
   | "embedder"
   | "reranker"
@@ -64,6 +65,7 @@ const asBoolean = (value: string) => {
 /** Every setting that can come from a flag, the environment, the file or a default. */
 export const SETTINGS: readonly Setting[] = [
   { key: "db", flag: "db", flagName: "--db", env: "FERRET_DB", schema: file.db, default: DEFAULT_DB },
+  { key: "dbRead", flag: "dbRead", flagName: "--db-read", env: "FERRET_DB_READ", schema: file.dbRead },
   { key: "model", flag: "model", flagName: "--model", env: "FERRET_MODEL", schema: file.model, default: "offline" },
   { key: "roles.planner", env: "FERRET_PLANNER_MODEL", schema: roles.planner },
   { key: "roles.grader", env: "FERRET_GRADER_MODEL", schema: roles.grader },

@@ -128,6 +128,23 @@ export function extractEntities(text: string): Entity[] {
  * Second Voyage" = "Harbor Tales: Second Voyage"), runs of whitespace as one space. One linear pass per rule.
  */
 function comparable(text: string): string {
+  let out = comparableCache.get(text);
+  if (out === undefined) {
+    out = comparableText(text);
+    if (comparableCache.size >= MAX_COMPARABLE) comparableCache.clear();
+    comparableCache.set(text, out);
+  }
+  return out;
+}
+
+/**
+ * `comparable` of recent texts: one question checks many names against the same passages. Bounded; the key
+ * is the text itself, so a hit costs one string hash (cached by the engine on the string).
+ */
+const comparableCache = new Map<string, string>();
+const MAX_COMPARABLE = 2048;
+
+function comparableText(text: string): string {
   return text
     .toLowerCase()
     .replace(/(?<=\p{L})[-‐‑–—](?=\p{L})/gu, " ")

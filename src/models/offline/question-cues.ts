@@ -233,15 +233,18 @@ interface Compiled {
   cjk: string[];
 }
 
-const compiled = new WeakMap<object, Compiled>();
+/** Compiled tables, by table and by the languages asked for (few combinations: one per question language). */
+const compiled = new WeakMap<object, Map<string, Compiled>>();
 
 function compile(table: CueTable, langs: readonly Lang[]): Compiled {
-  const key = table as object;
-  const all = langs.length === 4;
-  if (all) {
-    const hit = compiled.get(key);
-    if (hit) return hit;
+  let byLangs = compiled.get(table);
+  if (byLangs === undefined) {
+    byLangs = new Map();
+    compiled.set(table, byLangs);
   }
+  const key = langs.join(",");
+  const hit = byLangs.get(key);
+  if (hit) return hit;
   const latin = new Set<string>();
   const cjk: string[] = [];
   let maxWords = 1;
@@ -255,7 +258,7 @@ function compile(table: CueTable, langs: readonly Lang[]): Compiled {
     }
   }
   const out = { latin, maxWords, cjk };
-  if (all) compiled.set(key, out);
+  byLangs.set(key, out);
   return out;
 }
 

@@ -49,6 +49,12 @@ export interface StoreCounts {
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`. */
   url: string;
+  /**
+   * A read-only replica of `url` (streaming replication): keyword, document and vector search and `run_sql`
+   * read there, everything else (writes, runs, sessions, keys) goes to `url`. Searches see a write once the
+   * replica has replayed it. Default: `url` for everything.
+   */
+  readUrl?: string;
   /** Most pooled connections (default 10). */
   poolSize?: number;
   /** `auto` vector search uses the HNSW index at this many vectors in a tenant. Default 20,000. */
@@ -91,6 +97,8 @@ export class PostgresStore implements StoreV1 {
   readonly keys: records.PgKeys;
   readonly spend: records.PgSpend;
   readonly #db: PgDb;
+  /** Where searches and SQL read: the replica's pool, or `#db`. */
+  readonly #read: PgDb;
   readonly #vector: boolean;
   readonly #bm25: boolean;
   readonly #match: TextMatch;
@@ -106,8 +114,10 @@ export class PostgresStore implements StoreV1 {
     db: PgDb,
     setup: { vector: boolean; textsearch: boolean; match?: TextMatch; sqlRole?: string; missing: MissingFeature[] },
     options: PostgresStoreOptions,
+    read: PgDb = db,
   ) {
     this.#db = db;
+    this.#read = read;
     this.#vector = setup.vector;
     this.#bm25 = setup.textsearch;
     this.#match = setup.match ?? "@@";
@@ -129,6 +139,17 @@ export class PostgresStore implements StoreV1 {
   #tx<T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreError(`Cannot ${operation}: the store is closed.`));
     return this.#db.tx(operation, scope, fn);
+  }
+
+  /** A read-only transaction where searches read (the replica when there is one). */
+  #readTx<T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new StoreError(`Cannot ${operation}: the store is closed.`));
+    return this.#read.tx(operation, scope, fn);
+  }
+
+  /** The replica's URL without its password, when searches read from one. */
+  get readUrl(): string | undefined {
+    return this.#read === this.#db ? undefined : redactUrl(this.#read.url);
   }
 
   putSource(source: SourceRecord): Promise<void> {
@@ -216,19 +237,19 @@ export class PostgresStore implements StoreV1 {
   }
 
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
-    return this.#tx("search keywords", principalScope(query.principal), (c) =>
+    return this.#readTx("search keywords", principalScope(query.principal), (c) =>
       search.keywordSearch(c, query, { bm25: this.#bm25, match: this.#match }),
     );
   }
 
   documentSearch(query: KeywordQuery): Promise<ScoredDocument[]> {
-    return this.#tx("search documents", principalScope(query.principal), (c) =>
+    return this.#readTx("search documents", principalScope(query.principal), (c) =>
       search.documentSearch(c, query, { match: this.#match }),
     );
   }
 
   vectorSearch(query: VectorQuery): Promise<ScoredChunk[]> {
-    return this.#tx("search vectors", principalScope(query.principal), (c) =>
+    return this.#readTx("search vectors", principalScope(query.principal), (c) =>
       search.vectorSearch(c, query, { vector: this.#vector, hnswThreshold: this.#hnswThreshold }),
     );
   }
@@ -243,7 +264,7 @@ export class PostgresStore implements StoreV1 {
 
   querySql(sql: string, principal: Principal, options?: SqlQueryOptions): Promise<SqlResult> {
     if (this.#closed) return Promise.reject(new StoreError("Cannot query tables: the store is closed."));
-    return tables.querySql(this.#db, this.#sqlRole, sql, principal, options);
+    return tables.querySql(this.#read, this.#sqlRole, sql, principal, options);
   }
 
   embedderInfo(tenant: string): Promise<{ id: string; dimensions: number } | undefined> {
@@ -327,7 +348,7 @@ export class PostgresStore implements StoreV1 {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#db.close();
+    await Promise.all([this.#db.close(), this.#read === this.#db ? undefined : this.#read.close()]);
   }
 }
 
@@ -368,5 +389,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   for (const missing of setup.missing) options.onWarning?.(`${missing.feature} is off: ${missing.message}`);
   const db = new PgDb({ url: options.url, max: options.poolSize ?? 10, appRole: setup.appRole });
-  return new PostgresStore(db, setup, options);
+  // The replica has the primary's schema, roles and functions (physical replication); it is not set up.
+  const read =
+    options.readUrl === undefined
+      ? db
+      : new PgDb({ url: options.readUrl, max: options.poolSize ?? 10, appRole: setup.appRole });
+  return new PostgresStore(db, setup, options, read);
 }

@@ -264,3 +264,86 @@ async function stopCluster(data: string, prefix: string[]): Promise<void> {
     // No pid file or no such process: the server is gone.
   }
 }
+
+/** A primary and a hot standby streaming from it, each on its own loopback port. */
+export interface ReplicaPair {
+  /** The database on the primary, prepared before the standby was copied from it. */
+  primary: string;
+  /** The same database on the standby (read-only). */
+  standby: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A throw-away primary and a streaming hot standby (where `initdb` and `pg_ctl` are on PATH). The primary
+ * gets database `ferret_replica`, which `prepare` sets up (schema, roles); then the primary stops cleanly, its
+ * folder is copied as the standby's (a cold base backup, as pg_basebackup is not always installed), the copy
+ * gets `standby.signal` and a `primary_conninfo`, and both start. initdb's trust rules allow replication from
+ * loopback, and wal_level `replica` is the default.
+ */
+export async function startReplicaPair(prepare: (url: string) => Promise<void>): Promise<ReplicaPair> {
+  const dir = mkdtempSync(join(tmpdir(), "ferret-pgr-"));
+  const user = asUser();
+  if (user.uid !== undefined && user.gid !== undefined) {
+    chownSync(dir, user.uid, user.gid);
+    chmodSync(dir, 0o700);
+  }
+  const run = (args: string[]) => {
+    const [command, ...rest] = [...user.prefix, ...args];
+    execFileSync(command as string, rest, { stdio: "pipe" });
+  };
+  const primaryData = join(dir, "primary");
+  const standbyData = join(dir, "standby");
+  const [primaryPort, standbyPort] = [await freePort(), await freePort()];
+  const start = (data: string, port: number) =>
+    run([
+      "pg_ctl",
+      "-D",
+      data,
+      "-l",
+      `${data}.log`,
+      "-w",
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`,
+      "start",
+    ]);
+  const urlOf = (port: number, db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`;
+  const stopAll = async () => {
+    try {
+      await stopCluster(standbyData, user.prefix);
+      await stopCluster(primaryData, user.prefix);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    run(["initdb", "-D", primaryData, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]);
+    start(primaryData, primaryPort);
+    const admin = new pg.Client({ connectionString: urlOf(primaryPort, "postgres") });
+    await admin.connect();
+    try {
+      await admin.query("CREATE DATABASE ferret_replica");
+    } finally {
+      await admin.end();
+    }
+    await prepare(urlOf(primaryPort, "ferret_replica"));
+    run(["pg_ctl", "-D", primaryData, "-m", "fast", "-w", "stop"]);
+    run(["cp", "-a", primaryData, standbyData]);
+    run(["touch", join(standbyData, "standby.signal")]);
+    run([
+      "sh",
+      "-c",
+      `echo "primary_conninfo = 'host=127.0.0.1 port=${primaryPort} user=postgres'" >> ${join(standbyData, "postgresql.auto.conf")}`,
+    ]);
+    start(primaryData, primaryPort);
+    start(standbyData, standbyPort);
+  } catch (error) {
+    await stopAll().catch(() => {});
+    throw error;
+  }
+  return {
+    primary: urlOf(primaryPort, "ferret_replica"),
+    standby: urlOf(standbyPort, "ferret_replica"),
+    stop: stopAll,
+  };
+}

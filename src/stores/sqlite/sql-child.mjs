@@ -36,6 +36,8 @@ process.on("message", (/** @type {QueryMessage} */ message) => {
 });
 // The parent is gone (or closed the store): nothing more will come.
 process.on("disconnect", () => process.exit(0));
+// Started: the parent starts a query's clock only now, so a slow process start does not count against it.
+process.send?.({ type: "ready" });
 
 /** @param {QueryMessage} message */
 function handle(message) {

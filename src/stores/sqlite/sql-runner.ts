@@ -18,6 +18,11 @@ export interface SqlLimits {
   runners: number;
   /** An idle runner process exits after this long. Default 60 s. */
   idleMs: number;
+  /**
+   * Longest a new runner process may take to start (load SQLite, start its watchdog) before its query fails
+   * with StoreError. Start-up does not count against a query's time limit. Default 60 s.
+   */
+  startupMs: number;
 }
 
 export const DEFAULT_SQL_LIMITS: SqlLimits = {
@@ -26,6 +31,7 @@ export const DEFAULT_SQL_LIMITS: SqlLimits = {
   memoryBytes: 512 * 1024 * 1024,
   runners: 2,
   idleMs: 60_000,
+  startupMs: 60_000,
 };
 
 /** One query for a runner. */
@@ -51,13 +57,17 @@ export type SqlReply =
   | { type: "error"; kind: "rejected"; reason: string; message: string }
   | { type: "error"; kind: "internal"; message: string };
 
-type ChildMessage = { id: number } & ({ type: "need-image" } | SqlReply);
+type ChildMessage = { type: "ready" } | ({ id: number } & ({ type: "need-image" } | SqlReply));
 
 interface Pending {
   id: number;
   job: SqlJob;
   timeoutMs: number;
+  /** When the time limit is up; moved later by the time a new runner took to start. */
   deadline: number;
+  timer?: NodeJS.Timeout;
+  /** When the query was handed to a runner that had not started yet. */
+  handedAt?: number;
   resolve(reply: SqlReply): void;
   reject(error: unknown): void;
   runner?: Runner;
@@ -67,6 +77,9 @@ interface Pending {
 
 interface Runner {
   child: ChildProcess;
+  /** The process has started and said so; until then its query's clock does not run. */
+  ready: boolean;
+  startup?: NodeJS.Timeout;
   current?: Pending;
   stderr: string;
   idle?: NodeJS.Timeout;
@@ -94,7 +107,11 @@ export class SqlRunners {
     this.#limits = { ...DEFAULT_SQL_LIMITS, ...limits };
   }
 
-  /** Runs `job`, rejecting with SqlTimeoutError past `timeoutMs` (counted from now, waiting included). */
+  /**
+   * Runs `job`, rejecting with SqlTimeoutError past `timeoutMs`, counted from now with waiting for a free
+   * runner included, but not the start of a new runner process (bounded by `startupMs` instead): on a busy
+   * machine a slow process start must not eat the query's time. The caller's `signal` stops it at any point.
+   */
   run(job: SqlJob, options: { timeoutMs: number; signal?: AbortSignal }): Promise<SqlReply> {
     if (this.#closed) return Promise.reject(new StoreError("Cannot query tables: the store is closed."));
     const { signal } = options;
@@ -102,15 +119,6 @@ export class SqlRunners {
     const timeoutMs = Math.max(1, Math.min(options.timeoutMs, 2 ** 31 - 1));
     return new Promise<SqlReply>((resolve, reject) => {
       const onAbort = () => this.#stop(pending, signal?.reason);
-      const timer = setTimeout(() => {
-        this.#stop(
-          pending,
-          new SqlTimeoutError(`The query ran past ${duration(timeoutMs)} and was stopped.`, {
-            timeoutMs,
-            context: { sql: job.sql },
-          }),
-        );
-      }, timeoutMs);
       const pending: Pending = {
         id: this.#nextId++,
         job,
@@ -120,11 +128,12 @@ export class SqlRunners {
         reject,
         done: false,
         cleanup: () => {
-          clearTimeout(timer);
+          clearTimeout(pending.timer);
           signal?.removeEventListener("abort", onAbort);
         },
       };
       signal?.addEventListener("abort", onAbort, { once: true });
+      this.#arm(pending);
       this.#queue.push(pending);
       this.#pump();
     });
@@ -160,8 +169,38 @@ export class SqlRunners {
       runner.current = pending;
       pending.runner = runner;
       runner.child.channel?.ref();
-      this.#send(runner, pending, false);
+      if (runner.ready) this.#send(runner, pending, false);
+      else pending.handedAt = Date.now();
     }
+  }
+
+  /** (Re)sets the query's timer to its deadline; while its runner is still starting, the timer waits. */
+  #arm(pending: Pending): void {
+    clearTimeout(pending.timer);
+    pending.timer = setTimeout(
+      () => {
+        if (pending.runner !== undefined && !pending.runner.ready) return;
+        this.#stop(
+          pending,
+          new SqlTimeoutError(`The query ran past ${duration(pending.timeoutMs)} and was stopped.`, {
+            timeoutMs: pending.timeoutMs,
+            context: { sql: pending.job.sql },
+          }),
+        );
+      },
+      Math.max(0, pending.deadline - Date.now()),
+    );
+  }
+
+  /** A new runner has started: its query's deadline moves by the start-up time, and the query is sent. */
+  #started(runner: Runner): void {
+    runner.ready = true;
+    clearTimeout(runner.startup);
+    const pending = runner.current;
+    if (pending === undefined) return;
+    pending.deadline += Date.now() - (pending.handedAt ?? Date.now());
+    this.#arm(pending);
+    this.#send(runner, pending, false);
   }
 
   #send(runner: Runner, pending: Pending, withImage: boolean): void {
@@ -198,7 +237,19 @@ export class SqlRunners {
       env,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
-    const runner: Runner = { child, stderr: "" };
+    const runner: Runner = { child, stderr: "", ready: false };
+    runner.startup = setTimeout(() => {
+      const waiting = runner.current;
+      this.#kill(runner);
+      if (waiting !== undefined) {
+        this.#settle(
+          waiting,
+          new StoreError(`The SQL runner process did not start within ${duration(this.#limits.startupMs)}.`),
+        );
+      }
+      this.#pump();
+    }, this.#limits.startupMs);
+    runner.startup.unref();
     this.#runners.push(runner);
     LIVE.add(child);
     if (!exitHook) {
@@ -222,6 +273,10 @@ export class SqlRunners {
   }
 
   #onMessage(runner: Runner, message: ChildMessage): void {
+    if (message.type === "ready") {
+      this.#started(runner);
+      return;
+    }
     const pending = runner.current;
     if (pending === undefined || message.id !== pending.id) return;
     if (message.type === "need-image") {
@@ -239,6 +294,7 @@ export class SqlRunners {
     this.#runners.splice(index, 1);
     LIVE.delete(runner.child);
     if (runner.idle) clearTimeout(runner.idle);
+    clearTimeout(runner.startup);
     const pending = runner.current;
     if (pending !== undefined) this.#settle(pending, this.#whyStopped(runner, pending, error, code, signal));
     this.#pump();
@@ -306,6 +362,7 @@ export class SqlRunners {
     const index = this.#runners.indexOf(runner);
     if (index !== -1) this.#runners.splice(index, 1);
     if (runner.idle) clearTimeout(runner.idle);
+    clearTimeout(runner.startup);
     LIVE.delete(runner.child);
     runner.child.kill("SIGKILL");
   }
