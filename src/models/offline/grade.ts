@@ -90,7 +90,7 @@ export function gradePart(
     unitsOf(p.text).some(
       (u) =>
         hasAnswerType(u.text, part.answerType, state.standaloneQuestion) &&
-        (asked.length === 0 || coverage(asked, `${p.title ?? ""} ${u.text}`) > 0),
+        (asked.length === 0 || coverage(asked, `${p.title ?? ""} ${u.heading ?? ""} ${u.text}`) > 0),
     ),
   );
   const confidence = found.reduce((best, p) => Math.max(best, p.score), 0);
