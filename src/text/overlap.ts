@@ -1,4 +1,4 @@
-import { queryTerms, terms } from "./tokenize.js";
+import { cjkBigrams, normalise, queryTerms, terms, words } from "./tokenize.js";
 
 /** Crude English suffix folding, so `refunds` covers `refund` (the keyword index stems with Porter). */
 export function fold(term: string): string {
@@ -12,6 +12,23 @@ export function fold(term: string): string {
 /** Folded term set of a text. */
 export function termSet(text: string): Set<string> {
   return new Set(terms(text).map(fold));
+}
+
+/**
+ * Folded terms of a field label or a record line: a lower-case snake_case word ("delivered_on") also gives its
+ * parts, so "when was it delivered" meets the field that answers it; an upper-case code ("PAYMENT_NOT_ALLOWED")
+ * stays one term, as a name does.
+ */
+export function labelTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const { word } of words(text)) {
+    const term = normalise(word);
+    out.add(fold(term));
+    if (!word.includes("_") || word !== term) continue;
+    for (const part of term.split("_")) if (part.length > 1) out.add(fold(part));
+  }
+  for (const pair of cjkBigrams(text)) out.add(fold(pair));
+  return out;
 }
 
 /** Share of the query's terms that occur in the text, 0..1. */

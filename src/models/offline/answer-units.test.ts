@@ -180,6 +180,11 @@ describe("fields labelled by what is asked", () => {
     expect(keyOnly({ text: "status: closed" }, ["T-1055"])).toBe(false);
   });
 
+  it("a snake_case field label names the asked word it is made of", () => {
+    expect(labelAnswers({ text: "shipped_on: 2031-05-02" }, ["shipped"], ["QZ-7"])).toBe(true);
+    expect(labelAnswers({ text: "packed_on: 2031-05-01" }, ["shipped"], ["QZ-7"])).toBe(false);
+  });
+
   it("the record's asked field ranks above its key line", () => {
     const ticket = passage(
       "tickets.csv#T-1055",

@@ -7,7 +7,7 @@
  */
 import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import { extractEntities, mentions } from "../../text/entities.js";
-import { fold, termSet } from "../../text/overlap.js";
+import { fold, labelTerms, termSet } from "../../text/overlap.js";
 import { isTableRow } from "./evidence-view.js";
 import type { CueTable } from "./question-cues.js";
 import { fieldsOf } from "./value-span.js";
@@ -193,7 +193,7 @@ export function labelAnswers(
   return fieldsOf(unit.text, unit.header).some((f) => {
     const value = unit.text.slice(f.start, f.end).trim();
     if (value === "" || isNamed(value, named)) return false;
-    return [...termSet(f.label)].some((t) => want.has(t));
+    return [...labelTerms(f.label)].some((t) => want.has(t));
   });
 }
 

@@ -58,3 +58,37 @@ describe("evidenceForPart", () => {
     expect(docs).toContain("reports.jsonl#QX-41");
   });
 });
+
+describe("candidates under a heading", () => {
+  const page: EvidenceItem = {
+    id: "guide/relay.md::0",
+    docId: "guide/relay.md",
+    source: "guide",
+    title: "Relay",
+    text: [
+      "# Relay",
+      "",
+      "The relay forwards parcels to depots that the depot owner registers.",
+      "",
+      "## Seals",
+      "",
+      "Each crate carries a wax stamp with the depot crest.",
+    ].join("\n"),
+    score: 0.6,
+    step: 1,
+    callId: "c1",
+  };
+  const question = "How are relay crates sealed?";
+  const state = makeState({
+    standaloneQuestion: question,
+    evidence: [page],
+    calls: [searchRecord(question, [page], { part: 0, corpus: "guide" })],
+  });
+
+  it("counts the heading a sentence sits under as what the sentence is about", () => {
+    const part = decompose(question)[0]!;
+    const ranked = candidates(state, part, 0, "fact");
+    expect(ranked[0]?.quote).toBe("Each crate carries a wax stamp with the depot crest.");
+    expect(ranked[0]?.context).toContain("Seals");
+  });
+});

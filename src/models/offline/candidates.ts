@@ -149,7 +149,8 @@ export function candidates(
         const unit = lead === whole.text ? whole : { ...whole, text: lead, end: whole.start + lead.length };
         if (filter.skipBoilerplate && isBoilerplateUnit(unit.text)) continue;
         if (ofOtherRecord(unit, passage.docId, askedIds, askedCollections)) continue;
-        const context = `${title} ${passage.section ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
+        // The heading the unit sits under names what it states ("## Signatures" over "Every call carries ...").
+        const context = `${title} ${passage.section ?? ""} ${unit.heading ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
         const have = termSet(context);
         const onCall = coverage(callTerms, have);
         const onPart = coverage(part.terms, have);

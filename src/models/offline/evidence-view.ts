@@ -29,6 +29,8 @@ export interface Unit {
   end: number;
   /** For a table row: the header row's cells, so "| Live | 100 |" reads as "Mode: Live; Sustained rate: 100". */
   header?: string[];
+  /** The text of the nearest heading above the unit inside its passage ("## Signatures"): what the unit is under. */
+  heading?: string;
 }
 
 const cellsOf = (line: string) =>
@@ -51,16 +53,20 @@ export function isTableRow(line: string): boolean {
 /** Lines that stand alone: tables, headings, quotes, list items, and `field: value` lines of records. */
 const BLOCK_LINE = /^\s*(?:[|#>]|[-*+]\s|\d+[.)]\s|[\p{L}][\p{L}\d _-]{0,30}:\s)/u;
 
+const HEADING = /^\s*#{1,6}\s+(.+?)\s*#*\s*$/;
+
 /**
  * Quotable units: sentences of prose paragraphs (hard-wrapped lines are joined into one paragraph), and
- * each table row, list item or heading on its own.
+ * each table row, list item or heading on its own. A table row stays whole: a cell's full stop ("Minor
+ * units. Minimum 1,000.") does not end the row. Each unit knows the heading it sits under.
  */
 export function unitsOf(text: string): Unit[] {
-  const blocks: { start: number; end: number; header?: string[] }[] = [];
+  const blocks: { start: number; end: number; header?: string[]; row?: boolean; heading?: string }[] = [];
   const lines = text.split("\n");
   let offset = 0;
   let prose: { start: number; end: number } | undefined;
   let header: string[] | undefined;
+  let heading: string | undefined;
   for (const [i, line] of lines.entries()) {
     const start = offset;
     const end = offset + line.length;
@@ -70,7 +76,7 @@ export function unitsOf(text: string): Unit[] {
     const starts = isTable && !isTableRow(lines[i - 1] ?? "");
     if (!isTable) header = undefined;
     if (line.trim() === "" || BLOCK_LINE.test(line) || isTable) {
-      if (prose) blocks.push(prose);
+      if (prose) blocks.push({ ...prose, heading });
       prose = undefined;
       if (isTable) {
         // A header row (the line before |---|) and the separator are not answers; data rows carry the header.
@@ -80,21 +86,35 @@ export function unitsOf(text: string): Unit[] {
           header = cellsOf(line);
           continue;
         }
-        blocks.push({ start, end, header });
-      } else if (line.trim() !== "") blocks.push({ start, end });
+        blocks.push({ start, end, header, row: true, heading });
+      } else if (line.trim() !== "") {
+        // A heading is its own unit (under the previous heading); the units after it are under it.
+        blocks.push({ start, end, heading });
+        const title = HEADING.exec(line)?.[1];
+        if (title) heading = title;
+      }
       continue;
     }
     if (prose) prose.end = end;
     else prose = { start, end };
   }
-  if (prose) blocks.push(prose);
+  if (prose) blocks.push({ ...prose, heading });
   const out: Unit[] = [];
   for (const block of blocks) {
+    if (block.row) {
+      const row = text.slice(block.start, block.end);
+      const lead = row.length - row.trimStart().length;
+      const body = row.trim();
+      if (body.replace(/[|\s:-]/g, "").length < 3) continue;
+      const start = block.start + lead;
+      out.push({ text: body, start, end: start + body.length, header: block.header, heading: block.heading });
+      continue;
+    }
     // ICU ends a sentence at every line break; hard-wrapped prose is one paragraph, so segment it flattened.
     const body = text.slice(block.start, block.end).replace(/\n/g, " ");
     for (const s of sentences(body)) {
       if (s.text.replace(/[|\s:-]/g, "").length < 3) continue;
-      out.push({ text: s.text, start: block.start + s.start, end: block.start + s.end, header: block.header });
+      out.push({ text: s.text, start: block.start + s.start, end: block.start + s.end, heading: block.heading });
     }
   }
   return out;

@@ -1,7 +1,7 @@
 import type { AgentState, GradeResult } from "../../spec/engine.js";
 import type { SubQuestionGrade } from "../../spec/trace.js";
 import { mentions } from "../../text/entities.js";
-import { coverage, termSet } from "../../text/overlap.js";
+import { coverage, labelTerms, termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import { constraintsOf, coverConstraints } from "./constraints.js";
@@ -90,7 +90,7 @@ export function gradePart(
     unitsOf(p.text).some(
       (u) =>
         hasAnswerType(u.text, part.answerType, state.standaloneQuestion) &&
-        (asked.length === 0 || coverage(asked, `${p.title ?? ""} ${u.text}`) > 0),
+        (asked.length === 0 || coverage(asked, labelTerms(`${p.title ?? ""} ${u.heading ?? ""} ${u.text}`)) > 0),
     ),
   );
   const confidence = found.reduce((best, p) => Math.max(best, p.score), 0);

@@ -1,4 +1,4 @@
-import { fold, termSet } from "../../text/overlap.js";
+import { fold, labelTerms, termSet } from "../../text/overlap.js";
 import type { AnswerType } from "./analyze.js";
 import { isTableRow } from "./evidence-view.js";
 
@@ -177,8 +177,8 @@ export function fieldsOf(text: string, header?: string[]): Field[] {
 }
 
 /** How many of the asked terms a text holds. */
-function hits(asked: string[], text: string): number {
-  const have = termSet(text);
+function hits(asked: string[], text: string, label = false): number {
+  const have = label ? labelTerms(text) : termSet(text);
   return asked.filter((t) => have.has(fold(t))).length;
 }
 
@@ -205,7 +205,7 @@ export function valueSpan(
   const fields = fieldsOf(text, options.header);
   if (fields.length > 0 && kind !== "yesno") {
     const scored = fields
-      .map((f) => ({ f, score: hits(asked, f.label) }))
+      .map((f) => ({ f, score: hits(asked, f.label, true) }))
       .filter(({ f }) => !/^[\s\d.,]*$/.test(text.slice(f.start, f.end)) || kind === "number" || kind === "duration");
     const best = scored.sort((a, b) => b.score - a.score)[0];
     // A table row whose other cells name what is asked ("| API request logs | 400 days |" under Data, Retention)
