@@ -77,11 +77,11 @@ export class PostgresStore implements StoreV1 {
   /** Features that are off on this server, with how to enable them (also sent to `onWarning`). */
   readonly missing: readonly MissingFeature[];
   /**
-   * Whether pg_textsearch's bm25 index is built (`bm25`) or not (`ts_rank_cd`, the name kept for callers);
-   * keyword search ranks with the SQLite store's bm25 either way (bm25.ts).
+   * Whether pg_textsearch's bm25 index is built on this server. It names an index, not the ranking: keyword
+   * search ranks with the SQLite store's bm25 either way (bm25.ts).
    */
-  get keywordRanking(): "bm25" | "ts_rank_cd" {
-    return this.#bm25 ? "bm25" : "ts_rank_cd";
+  get textsearchIndex(): boolean {
+    return this.#bm25;
   }
   /** Whether keyword matching can use its GIN index under row-level security (the leakproof `ferret.@@`). */
   get indexedKeywordMatch(): boolean {
