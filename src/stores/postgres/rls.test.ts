@@ -120,7 +120,7 @@ describeOnServers(
         );
         expect(await scoped(raw, principalScope(olga), match("chunks", "tsv"))).toEqual([{ tenant: GLOBEX }]);
         expect(await scoped(raw, undefined, match("chunks", "tsv"))).toEqual([]);
-        if (store.keywordRanking === "bm25") {
+        if (store.textsearchIndex) {
           const top = `SELECT rowid FROM ferret.chunks ORDER BY bm25 <@> to_bm25query('vacation', 'ferret.chunks_bm25') LIMIT 5`;
           expect(await planIndexes(raw, principalScope(olga), top)).toContain("chunks_bm25");
         }

@@ -369,6 +369,15 @@ export function hnswIndexName(dims: number): string {
   return `chunks_hnsw_${dims}`;
 }
 
+/**
+ * Build parameters of a new HNSW index: links per node (`m`) and candidates kept while inserting
+ * (`ef_construction`), above pgvector's defaults of 16 and 64. On vectors without low-dimensional structure
+ * (the bench's feature-hashed 128-d chunks, queried with the vectors of short keyword queries) a graph built
+ * with the defaults found 0.79 of the exact top 10 at ef_search 200 and 0.89 at 400; this one finds 0.90 at 200
+ * and 0.97 at 400 (10k chunks). An index is built once: one made before this keeps its parameters.
+ */
+export const HNSW_BUILD = { m: 24, efConstruction: 100 } as const;
+
 /** Creates the cosine HNSW index over vectors of one dimension (a partial expression index). */
 export async function ensureHnswIndex(client: pg.ClientBase, dims: number): Promise<void> {
   // pgvector's HNSW takes at most 2,000 dimensions; larger vectors are searched exactly.
@@ -377,7 +386,8 @@ export async function ensureHnswIndex(client: pg.ClientBase, dims: number): Prom
   await client.query("SELECT pg_advisory_xact_lock(hashtext('ferret.hnsw'))");
   await client.query(
     `CREATE INDEX IF NOT EXISTS ${hnswIndexName(dims)} ON ferret.chunks
-     USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dims = ${dims}`,
+     USING hnsw ((embedding::vector(${dims})) vector_cosine_ops)
+     WITH (m = ${HNSW_BUILD.m}, ef_construction = ${HNSW_BUILD.efConstruction}) WHERE dims = ${dims}`,
   );
 }
 

@@ -111,11 +111,23 @@ export async function documentSearch(
   }));
 }
 
+/** pgvector's bounds of `hnsw.ef_search`. */
+export const MAX_EF_SEARCH = 1000;
+/** Candidates an HNSW search keeps unless the store is told otherwise (see PostgresStoreOptions.hnswEfSearch). */
+export const DEFAULT_EF_SEARCH = 300;
+
 export interface VectorOptions {
   /** pgvector is installed (HNSW and its distance operator). */
   vector: boolean;
   /** `auto` uses the HNSW index at this many vectors in a tenant. */
   hnswThreshold: number;
+  /** Candidates an HNSW search keeps (`hnsw.ef_search`); at least 2k are kept. Default DEFAULT_EF_SEARCH. */
+  efSearch?: number;
+}
+
+/** The `hnsw.ef_search` of a search for k neighbours: the store's setting, at least 2k, at most pgvector's bound. */
+export function efSearchFor(k: number, efSearch = DEFAULT_EF_SEARCH): number {
+  return Math.min(MAX_EF_SEARCH, Math.max(efSearch, 2 * k));
 }
 
 /** Cosine kNN over the chunks the principal may read; score and raw are the cosine similarity. */
@@ -157,9 +169,12 @@ export async function vectorSearch(
     distance = `ferret.cosine_distance(c.embedding, ${vector}::real[])`;
   } else if (approximate) {
     // The expression of the partial HNSW index, so the planner can use it; iterative scans keep going
-    // past candidates the filter drops until k pass.
-    await client.query("SET LOCAL hnsw.iterative_scan = strict_order");
-    await client.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
+    // past candidates the filter drops until k pass. Both settings last until the transaction ends, set in
+    // one round trip.
+    await client.query(
+      "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', $1, true)",
+      [String(efSearchFor(k, options.efSearch))],
+    );
     distance = `(c.embedding::vector(${dims}) <=> ${vector}::vector(${dims}))`;
   } else {
     distance = `(c.embedding::vector <=> ${vector}::vector)`;
