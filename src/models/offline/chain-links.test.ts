@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CallRecord } from "../../spec/engine.js";
-import { currentLinks, leadsOn, onChain } from "./chain-links.js";
+import { currentLinks, leadsOn, onChain, siblingRecord } from "./chain-links.js";
 
 const record = (follows?: string): CallRecord => ({
   call: { callId: "c", tool: "search", args: { query: "q" }, ...(follows ? { follows } : {}) },
@@ -44,5 +44,17 @@ describe("leadsOn", () => {
     expect(leadsOn("Estrovia", ["lighthouse"], [hit], new Set(["d9"]))).toBe(false);
     expect(leadsOn("Tamsby", ["lighthouse"], [hit], new Set())).toBe(false);
     expect(leadsOn("Estrovia", ["harbour"], [hit], new Set())).toBe(false);
+  });
+});
+
+describe("siblingRecord", () => {
+  it("is another identifier of the shape the question names", () => {
+    expect(siblingRecord("T-2207", ["T-2071"])).toBe(true);
+  });
+
+  it("is not the named record itself, a name, or an identifier of another kind", () => {
+    expect(siblingRecord("T-2071", ["T-2071"])).toBe(false);
+    expect(siblingRecord("Estrovia", ["T-2071"])).toBe(false);
+    expect(siblingRecord("INV-88", ["T-2071"])).toBe(false);
   });
 });

@@ -44,3 +44,14 @@ export function leadsOn(
     return mentions(text, bridge) && coverage([...want], text) > 0;
   });
 }
+
+/**
+ * Another record of the kind the question names: an identifier of the same shape (letters and punctuation
+ * alike, digits differing: "T-2207" for "T-2071"). A record's page may list its siblings, but the chain goes
+ * on from the named record's own fields, never to a sibling.
+ */
+export function siblingRecord(candidate: string, named: readonly string[]): boolean {
+  if (!/\d/.test(candidate)) return false;
+  const shape = (s: string) => s.replace(/\d/g, "0");
+  return named.some((n) => n !== candidate && /\d/.test(n) && shape(n) === shape(candidate));
+}

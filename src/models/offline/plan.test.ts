@@ -222,3 +222,29 @@ describe("planCalls, a hop goes on from the chain's page", () => {
     expect((await followed(hop({ lookahead: 0 }), probing))[0]).toBe("Tamsby");
   });
 });
+
+describe("planCalls, a hop from a named record", () => {
+  const q = "Which team owns the service of ticket T-2071?";
+  const ticket: EvidenceItem = {
+    ...evidence(1, "ticket_id: T-2071\nsee_also_team_service_ticket: T-2207\ncomponent: Ledger Sync"),
+    title: "T-2071",
+    source: "wiki",
+  };
+  const call: CallRecord = {
+    call: { callId: "c1", tool: "search", args: { corpus: "wiki", query: q, k: 3 }, subQuestion: 0 },
+    step: 1,
+    status: "ok",
+    passageKeys: [passageKey(ticket)],
+  };
+  const state = makeState({ question: q, standaloneQuestion: q, step: 2, evidence: [ticket], calls: [call] });
+  const followed = async (skipSiblings: boolean) => {
+    const settings = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, skipSiblings } };
+    const plan = await planCalls(state, ctx, decompose(q), settings);
+    return plan.calls.filter((c) => c.tool === "search").map((c) => c.follows);
+  };
+
+  it("does not follow another ticket the record names (hop.skipSiblings)", async () => {
+    expect(await followed(true)).toEqual(["Ledger Sync"]);
+    expect(await followed(false)).toEqual(["T-2207"]);
+  });
+});

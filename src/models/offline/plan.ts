@@ -6,7 +6,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { typeFit, typeWords, unitBridges } from "./bridge-type.js";
-import { currentLinks, leadsOn, onChain } from "./chain-links.js";
+import { currentLinks, leadsOn, onChain, siblingRecord } from "./chain-links.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
@@ -150,6 +150,8 @@ async function bridges(
         if (touch === 0 && unit !== passage.title) continue;
         for (const entity of unitBridges(unit, state.standaloneQuestion, types, settings.hop.fieldValues)) {
           if (usedAlready(entity, used)) continue;
+          // Another record of the kind the question names (a sibling ticket) is a rival, not a link.
+          if (settings.hop.skipSiblings && siblingRecord(entity, part.entities)) continue;
           // A name of the kind asked ("<Name> County" for "which county", a hub code under "origin_hub" for
           // "the hub where") is the chain's next link more often than the other names of its sentence.
           // Only where the chain is: on a page of another thing of the same kind, it is a rival, not a link.

@@ -59,6 +59,8 @@ export interface HopSettings {
    * holding a word the hop wants (chain-links.ts `leadsOn`); 0 turns the probe off.
    */
   lookahead: number;
+  /** A bridge is never an identifier of the same shape as one the question names (chain-links.ts `siblingRecord`). */
+  skipSiblings: boolean;
   /** Words of the part's missing terms added to an anchor's search. */
   anchorWords: number;
   /**
@@ -108,6 +110,7 @@ const HOP: HopSettings = {
   anchorBonus: 0,
   chainSeeds: true,
   lookahead: 0.5,
+  skipSiblings: true,
   anchorWords: 2,
   bridgedAnswer: true,
   headQuery: true,
