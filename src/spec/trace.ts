@@ -23,6 +23,11 @@ export interface ToolCallRequest {
    * asked for. It runs through the same executor, trace and budgets; its passages are not evidence.
    */
   purpose?: "probe";
+  /**
+   * For a multi-hop search: the name it follows (a bridge found in an earlier hop's evidence, or a name the
+   * question gives that the first search missed). The next hop starts from the passages that name it.
+   */
+  follows?: string;
 }
 
 export interface SubQuestionGrade {

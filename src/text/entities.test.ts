@@ -26,6 +26,13 @@ describe("extractEntities", () => {
     ]);
   });
 
+  it("matches a Latin name written without its accents, but keeps the marks of kana", () => {
+    expect(mentions("The ferry leaves Malmö at dawn.", "Malmo")).toBe(true);
+    expect(mentions("The ferry leaves Malmo at dawn.", "Malmö")).toBe(true);
+    expect(mentions("The ferry leaves Malmi at dawn.", "Malmo")).toBe(false);
+    expect(mentions("ガラス", "カラス")).toBe(false);
+  });
+
   it("matches mentions case-insensitively", () => {
     expect(mentions("Served by Refund-Orchestrator", "refund-orchestrator")).toBe(true);
   });

@@ -122,10 +122,14 @@ export function extractEntities(text: string): Entity[] {
   return out;
 }
 
+/** Combining marks after a Latin letter (accents); the marks of kana and other scripts change the letter. */
+const LATIN_MARKS = /(?<=\p{Script=Latin})\p{M}+/gu;
+
 /**
  * The text as `mentions` compares it: lower case, a hyphen or dash between two letters read as a space
  * ("half-day" = "half day"), a colon or semicolon and the spaces around it as one space ("Harbor Tales;
- * Second Voyage" = "Harbor Tales: Second Voyage"), runs of whitespace as one space. One linear pass per rule.
+ * Second Voyage" = "Harbor Tales: Second Voyage"), runs of whitespace as one space, and a Latin letter without its
+ * accents ("Malmö" = "Malmo": a question often writes a name without them). One linear pass per rule.
  */
 function comparable(text: string): string {
   let out = comparableCache.get(text);
@@ -146,6 +150,8 @@ const MAX_COMPARABLE = 2048;
 
 function comparableText(text: string): string {
   return text
+    .normalize("NFD")
+    .replace(LATIN_MARKS, "")
     .toLowerCase()
     .replace(/(?<=\p{L})[-‐‑–—](?=\p{L})/gu, " ")
     .replace(/[ \t]*[;:][ \t]*/g, " ")

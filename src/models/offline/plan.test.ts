@@ -175,3 +175,76 @@ describe("searchedUnfound: a name a search started with that nothing found menti
     expect((await planCalls(state, ctx, parts, off)).calls.length).toBeGreaterThan(0);
   });
 });
+
+describe("planCalls, a hop goes on from the chain's page", () => {
+  const q = "Which lighthouse stands in the land where the Orlen Creek rises?";
+  const river: EvidenceItem = {
+    ...evidence(1, "The Orlen Creek rises near Tamsby in Estrovia."),
+    title: "Orlen Creek",
+    source: "wiki",
+  };
+  const rival: EvidenceItem = {
+    ...evidence(2, "Grey Point Lighthouse stands in the land of Halden, where the creek rises from the dunes."),
+    title: "Grey Point Lighthouse",
+    source: "wiki",
+  };
+  const lighthouse = { ...evidence(9, "Kessin Lighthouse is the oldest lighthouse of Estrovia."), title: "Kessin" };
+  const call: CallRecord = {
+    call: { callId: "c1", tool: "search", args: { corpus: "wiki", query: q, k: 3 }, subQuestion: 0 },
+    step: 1,
+    status: "ok",
+    passageKeys: [passageKey(rival), passageKey(river)],
+  };
+  const state = makeState({ question: q, standaloneQuestion: q, step: 2, evidence: [rival, river], calls: [call] });
+  // A probe finds the lighthouse page only for a search naming the land it stands in.
+  const probing: EngineContext = {
+    signal: new AbortController().signal,
+    probe: async (query) => (query.startsWith("Estrovia ") ? [lighthouse] : []),
+  };
+  const followed = async (settings: typeof OFFLINE_PRESETS.balanced, context = ctx) => {
+    const plan = await planCalls(state, context, decompose(q), settings);
+    return plan.calls.filter((c) => c.tool === "search").map((c) => c.follows);
+  };
+  const hop = (over: Partial<typeof OFFLINE_PRESETS.balanced.hop>) => ({
+    ...OFFLINE_PRESETS.balanced,
+    hop: { ...OFFLINE_PRESETS.balanced.hop, ...over },
+  });
+
+  it("follows a name of the page naming what the question names, not of a page that only shares its words", async () => {
+    const names = await followed(hop({ lookahead: 0 }));
+    expect(["Tamsby", "Estrovia"]).toContain(names[0]);
+    const unchained = await followed(hop({ lookahead: 0, chainSeeds: false }));
+    expect(["Halden", "Grey Point Lighthouse"]).toContain(unchained[0]);
+  });
+
+  it("follows the name whose hop finds a new page saying what is asked (hop.lookahead)", async () => {
+    expect((await followed(hop({}), probing))[0]).toBe("Estrovia");
+    expect((await followed(hop({ lookahead: 0 }), probing))[0]).toBe("Tamsby");
+  });
+});
+
+describe("planCalls, a hop from a named record", () => {
+  const q = "Which team owns the service of ticket T-2071?";
+  const ticket: EvidenceItem = {
+    ...evidence(1, "ticket_id: T-2071\nsee_also_team_service_ticket: T-2207\ncomponent: Ledger Sync"),
+    title: "T-2071",
+    source: "wiki",
+  };
+  const call: CallRecord = {
+    call: { callId: "c1", tool: "search", args: { corpus: "wiki", query: q, k: 3 }, subQuestion: 0 },
+    step: 1,
+    status: "ok",
+    passageKeys: [passageKey(ticket)],
+  };
+  const state = makeState({ question: q, standaloneQuestion: q, step: 2, evidence: [ticket], calls: [call] });
+  const followed = async (skipSiblings: boolean) => {
+    const settings = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, skipSiblings } };
+    const plan = await planCalls(state, ctx, decompose(q), settings);
+    return plan.calls.filter((c) => c.tool === "search").map((c) => c.follows);
+  };
+
+  it("does not follow another ticket the record names (hop.skipSiblings)", async () => {
+    expect(await followed(true)).toEqual(["Ledger Sync"]);
+    expect(await followed(false)).toEqual(["T-2207"]);
+  });
+});

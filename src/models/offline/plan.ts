@@ -6,6 +6,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { typeFit, typeWords, unitBridges } from "./bridge-type.js";
+import { currentLinks, leadsOn, onChain, siblingRecord } from "./chain-links.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
@@ -22,6 +23,7 @@ async function searchCalls(
   k: number,
   settings: OfflineSettings,
   exclude: Set<string>,
+  follows?: string,
 ): Promise<Call[]> {
   const ranked = await rankSources(state, ctx, part, query);
   const best = ranked[0]?.score ?? 0;
@@ -34,7 +36,7 @@ async function searchCalls(
     const key = callKey("search", args);
     if (exclude.has(key)) continue;
     exclude.add(key);
-    calls.push({ tool: "search", args, subQuestion: index });
+    calls.push({ tool: "search", args, subQuestion: index, ...(follows ? { follows } : {}) });
   }
   return calls;
 }
@@ -123,6 +125,7 @@ async function bridges(
   part: QuestionPart,
   index: number,
   used: Set<string>,
+  want: readonly string[],
   settings: OfflineSettings,
 ): Promise<string[]> {
   const records = callsForPart(state, index).filter((r) => r.passageKeys.length > 0);
@@ -131,32 +134,44 @@ async function bridges(
     part,
     latest.flatMap((record) => passagesOf(state, record, 3).map((p) => p.passage)),
   );
-  const scored = new Map<string, number>();
   const types = typeWords(part);
-  for (const passage of seeds.passages) {
-    // A passage that names what the question names is where the chain goes on from; others only share words.
-    const about = aboutQuestion(part, passage) ? settings.hop.anchorBonus : 0;
-    const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
-    for (const unit of candidates) {
-      // A sentence (or title) that tries to steer an AI does not steer the search either.
-      if (looksLikeInstruction(unit)) continue;
-      // In the record of what the question named, any line may hold the next hop (its row's origin hub),
-      // however few of the question's words it shares.
-      const touch = Math.max(coverage(part.terms, unit), seeds.named ? settings.retrieval.anchorTouch : 0);
-      if (touch === 0 && unit !== passage.title) continue;
-      for (const entity of unitBridges(unit, state.standaloneQuestion, types, settings.hop.fieldValues)) {
-        if (usedAlready(entity, used)) continue;
-        // A name of the kind asked ("<Name> County" for "which county", a hub code under "origin_hub" for
-        // "the hub where") is the chain's next link more often than the other names of its sentence.
-        // Only where the chain is: on a page of another thing of the same kind, it is a rival, not a link.
-        const fit = about > 0 || seeds.named || aboutQuestion(part, passage) ? typeFit(entity, unit, types) : 0;
-        scored.set(
-          entity,
-          Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2 + about + fit * settings.hop.typeFit),
-        );
+  const score = (passages: readonly (typeof seeds.passages)[number][], chained: boolean): Map<string, number> => {
+    const scored = new Map<string, number>();
+    for (const passage of passages) {
+      // A passage that names what the question names is where the chain goes on from; others only share words.
+      const about = aboutQuestion(part, passage) ? settings.hop.anchorBonus : 0;
+      const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
+      for (const unit of candidates) {
+        // A sentence (or title) that tries to steer an AI does not steer the search either.
+        if (looksLikeInstruction(unit)) continue;
+        // In the record of what the question named, any line may hold the next hop (its row's origin hub),
+        // however few of the question's words it shares.
+        const touch = Math.max(coverage(part.terms, unit), seeds.named ? settings.retrieval.anchorTouch : 0);
+        if (touch === 0 && unit !== passage.title) continue;
+        for (const entity of unitBridges(unit, state.standaloneQuestion, types, settings.hop.fieldValues)) {
+          if (usedAlready(entity, used)) continue;
+          // Another record of the kind the question names (a sibling ticket) is a rival, not a link.
+          if (settings.hop.skipSiblings && siblingRecord(entity, part.entities)) continue;
+          // A name of the kind asked ("<Name> County" for "which county", a hub code under "origin_hub" for
+          // "the hub where") is the chain's next link more often than the other names of its sentence.
+          // Only where the chain is: on a page of another thing of the same kind, it is a rival, not a link.
+          const fit =
+            about > 0 || chained || seeds.named || aboutQuestion(part, passage) ? typeFit(entity, unit, types) : 0;
+          scored.set(
+            entity,
+            Math.max(scored.get(entity) ?? 0, touch + passage.score * 0.2 + about + fit * settings.hop.typeFit),
+          );
+        }
       }
     }
-  }
+    return scored;
+  };
+  // The chain goes on from the page of the link the latest hop followed, when the search found it.
+  const chain = settings.hop.chainSeeds
+    ? onChain(seeds.passages, currentLinks(part, latest))
+    : { passages: seeds.passages, chained: false };
+  let scored = score(chain.passages, chain.chained);
+  if (scored.size === 0 && chain.chained) scored = score(seeds.passages, false);
   const top = [...scored.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
   for (const entry of top) {
     // The entity graph knows which names have a page of their own in this knowledge base; a probe search
@@ -171,6 +186,16 @@ async function bridges(
     if (hits === undefined) continue;
     if (hits.some((h) => h.title && mentions(h.title, entry[0]))) entry[1] += 1;
     else if (!hits.some((h) => mentions(fullText(h), entry[0]))) entry[1] -= 1;
+  }
+  if (settings.hop.lookahead > 0 && ctx.probe && want.length > 0) {
+    const seen = new Set(seeds.passages.map((p) => p.docId));
+    for (const entry of top) {
+      // The hop this name would make, tried first: a page beyond the chain's so far that names it and says
+      // what is asked ("<country> ... waterfall") is where the chain goes on; names of the same sentence
+      // (its river, its district) lead nowhere.
+      const hits = await ctx.probe(`${entry[0]} ${want.join(" ")}`, { k: settings.hopK });
+      if (hits && leadsOn(entry[0], want, hits, seen)) entry[1] += settings.hop.lookahead;
+    }
   }
   return top.sort((a, b) => b[1] - a[1]).map(([e]) => e);
 }
@@ -328,6 +353,7 @@ export async function planCalls(
               settings.hopK,
               settings,
               issued,
+              anchor,
             )),
           );
           thoughts.push(`part ${index + 1}: nothing found names "${anchor}"; search for it first`);
@@ -342,13 +368,13 @@ export async function planCalls(
         .split(/\s+/))
         used.add(w);
     for (const r of records) used.add(String(r.call.args.query ?? "").toLowerCase());
-    const bridgeEntities = (await bridges(state, ctx, part, index, used, settings)).filter(
-      (e) => !usedAlready(e, used),
-    );
     // Grades name folded terms ("tak" for "taking"); search with the question's own words.
     const words = queryTerms(part.query);
     const unfold = (t: string) => words.find((w) => fold(w) === t) ?? t;
     const want = hopWords(part, missing, settings).map(unfold);
+    const bridgeEntities = (await bridges(state, ctx, part, index, used, want, settings)).filter(
+      (e) => !usedAlready(e, used),
+    );
     for (const entity of bridgeEntities.slice(0, settings.bridgesPerHop)) {
       const hop = `${entity} ${want.join(" ")}`.trim();
       calls.push(
@@ -361,6 +387,7 @@ export async function planCalls(
           settings.hopK,
           settings,
           issued,
+          entity,
         )),
       );
       thoughts.push(`part ${index + 1}: follow "${entity}" for ${want.join(", ") || "the answer"}`);

@@ -48,6 +48,19 @@ export interface HopSettings {
    * own page instead of the team's), so it did not hold on both halves.
    */
   anchorBonus: number;
+  /**
+   * A hop's bridges come from the passages naming the link the latest hop followed (or, after the first
+   * search, a name the question gives) when the search found any (chain-links.ts); the names of the other
+   * passages it brought up are rivals of the answer, not links.
+   */
+  chainSeeds: boolean;
+  /**
+   * Added to a bridge candidate when a probe of the hop it would make finds a new passage naming it and
+   * holding a word the hop wants (chain-links.ts `leadsOn`); 0 turns the probe off.
+   */
+  lookahead: number;
+  /** A bridge is never an identifier of the same shape as one the question names (chain-links.ts `siblingRecord`). */
+  skipSiblings: boolean;
   /** Words of the part's missing terms added to an anchor's search. */
   anchorWords: number;
   /**
@@ -95,6 +108,9 @@ export interface HopSettings {
 const HOP: HopSettings = {
   anchorFirst: true,
   anchorBonus: 0,
+  chainSeeds: true,
+  lookahead: 0.5,
+  skipSiblings: true,
   anchorWords: 2,
   bridgedAnswer: true,
   headQuery: true,

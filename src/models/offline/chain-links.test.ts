@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import type { CallRecord } from "../../spec/engine.js";
+import { currentLinks, leadsOn, onChain, siblingRecord } from "./chain-links.js";
+
+const record = (follows?: string): CallRecord => ({
+  call: { callId: "c", tool: "search", args: { query: "q" }, ...(follows ? { follows } : {}) },
+  step: 2,
+  status: "ok",
+  passageKeys: [],
+});
+
+describe("currentLinks", () => {
+  it("is the name the latest hop followed", () => {
+    expect(currentLinks({ entities: ["Orlen Creek"] }, [record("Estrovia"), record("Estrovia")])).toEqual(["Estrovia"]);
+  });
+
+  it("is the part's names after a first search, which follows nothing", () => {
+    expect(currentLinks({ entities: ["Orlen Creek"] }, [record()])).toEqual(["Orlen Creek"]);
+  });
+});
+
+describe("onChain", () => {
+  const river = { text: "The Orlen Creek rises near Tamsby, Estrovia." };
+  const rival = { text: "Grey Point lighthouse stands on the coast of Halden." };
+
+  it("keeps the passages naming the current link", () => {
+    expect(onChain([rival, river], ["Orlen Creek"])).toEqual({ passages: [river], chained: true });
+  });
+
+  it("keeps every passage when none names a link, or there is no link", () => {
+    expect(onChain([rival, river], ["Marrow Falls"])).toEqual({ passages: [rival, river], chained: false });
+    expect(onChain([rival, river], [])).toEqual({ passages: [rival, river], chained: false });
+  });
+});
+
+describe("leadsOn", () => {
+  const hit = { docId: "d9", title: "Grey Point", text: "Grey Point is the oldest lighthouse of Estrovia." };
+
+  it("is true for a new passage naming the bridge and holding a wanted word", () => {
+    expect(leadsOn("Estrovia", ["lighthouse"], [hit], new Set(["d1"]))).toBe(true);
+  });
+
+  it("is false for a passage the chain has seen, one without the bridge, or without a wanted word", () => {
+    expect(leadsOn("Estrovia", ["lighthouse"], [hit], new Set(["d9"]))).toBe(false);
+    expect(leadsOn("Tamsby", ["lighthouse"], [hit], new Set())).toBe(false);
+    expect(leadsOn("Estrovia", ["harbour"], [hit], new Set())).toBe(false);
+  });
+});
+
+describe("siblingRecord", () => {
+  it("is another identifier of the shape the question names", () => {
+    expect(siblingRecord("T-2207", ["T-2071"])).toBe(true);
+  });
+
+  it("is not the named record itself, a name, or an identifier of another kind", () => {
+    expect(siblingRecord("T-2071", ["T-2071"])).toBe(false);
+    expect(siblingRecord("Estrovia", ["T-2071"])).toBe(false);
+    expect(siblingRecord("INV-88", ["T-2071"])).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+import type { CallRecord } from "../../spec/engine.js";
+import { mentions } from "../../text/entities.js";
+import { coverage } from "../../text/overlap.js";
+import type { QuestionPart } from "./analyze.js";
+import { fullText } from "./evidence-view.js";
+
+/**
+ * The names the latest hop of a part started from: the names its searches followed (`follows`), or, for a
+ * first search, the names the part gives.
+ */
+export function currentLinks(part: Pick<QuestionPart, "entities">, latest: readonly CallRecord[]): string[] {
+  const followed = [...new Set(latest.flatMap((r) => (r.call.follows ? [r.call.follows] : [])))];
+  return followed.length > 0 ? followed : [...part.entities];
+}
+
+/**
+ * Of the passages a hop may go on from, those on the chain: the ones naming a link the latest hop started from.
+ * The next link is named on the current link's page ("<river> flows through <country>"); another page the same
+ * search brought up only shares the question's words, and its names are rivals of the answer ("<other falls>
+ * lie in <other country>"), not the chain's next link. Every passage when none names a link (or there is none).
+ */
+export function onChain<P extends { title?: string; section?: string; text: string }>(
+  passages: readonly P[],
+  links: readonly string[],
+): { passages: P[]; chained: boolean } {
+  if (links.length === 0) return { passages: [...passages], chained: false };
+  const chained = passages.filter((p) => links.some((l) => mentions(fullText(p), l)));
+  return chained.length > 0 ? { passages: chained, chained: true } : { passages: [...passages], chained: false };
+}
+
+/**
+ * Does a search for a bridge and the words a hop wants lead on: one of its passages, not one the chain has
+ * already seen, names the bridge and holds at least one of the wanted words?
+ */
+export function leadsOn(
+  bridge: string,
+  want: readonly string[],
+  hits: readonly { docId: string; title?: string; section?: string; text: string }[],
+  seen: ReadonlySet<string>,
+): boolean {
+  return hits.some((h) => {
+    if (seen.has(h.docId)) return false;
+    const text = fullText(h);
+    return mentions(text, bridge) && coverage([...want], text) > 0;
+  });
+}
+
+/**
+ * Another record of the kind the question names: an identifier of the same shape (letters and punctuation
+ * alike, digits differing: "T-2207" for "T-2071"). A record's page may list its siblings, but the chain goes
+ * on from the named record's own fields, never to a sibling.
+ */
+export function siblingRecord(candidate: string, named: readonly string[]): boolean {
+  if (!/\d/.test(candidate)) return false;
+  const shape = (s: string) => s.replace(/\d/g, "0");
+  return named.some((n) => n !== candidate && /\d/.test(n) && shape(n) === shape(candidate));
+}
