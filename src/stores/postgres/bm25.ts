@@ -127,7 +127,7 @@ export function bm25Ranking(options: {
   config: string;
   terms: RankTerm[];
   lexemes: TermLexemes[];
-  /** Tenant and ACL filter over `alias`; the same over `s` for bm25_stats. */
+  /** Tenant and ACL filter over `alias` (called again for bm25_stats, as `g`). */
   readable: (alias: string) => string;
   narrow: string;
   select: Record<string, string>;
@@ -169,9 +169,9 @@ export function bm25Ranking(options: {
       FROM ${table} AS ${a} WHERE ${a}.${tsv} ${match} ${any} AND ${options.readable(a)}),
     idf AS (
       SELECT st.avgdl, ${idf.join(", ")}
-      FROM (SELECT coalesce(sum(s.n), 0)::float8 AS n,
-              coalesce((sum(s.ntok)::numeric / nullif(sum(s.n), 0))::float8, 1) AS avgdl
-            FROM bm25_stats AS s WHERE s.tbl = '${table}' AND ${options.readable("s")}) AS st,
+      FROM (SELECT coalesce(sum(g.n), 0)::float8 AS n,
+              coalesce((sum(g.ntok)::numeric / nullif(sum(g.n), 0))::float8, 1) AS avgdl
+            FROM bm25_stats AS g WHERE g.tbl = '${table}' AND ${options.readable("g")}) AS st,
         (SELECT ${hits.join(", ")} FROM m) AS h)
     SELECT ${names.map((name) => `m.${name}`).join(", ")}, ${score} AS raw
     FROM m, idf WHERE m.pass
