@@ -11,6 +11,8 @@
  * columns, avgdl their mean over the index's N rows and n(q) the rows matching q. Here a row's columns are the
  * tsvector's weight classes (A, B, D), |D| is `ntok` (the tsvector's positions, a generated column), and N,
  * avgdl and n(q) are taken over the tenant's rows the principal may read (SQLite's cover its whole file).
+ * A search reads N and avgdl from bm25_stats and each row's f from its `tf` column (bm25-stats.ts, kept on
+ * write), and counts n(q) over the matches it scores, so it reads no row that does not match.
  */
 import type pg from "pg";
 import type { Params } from "./db.js";
