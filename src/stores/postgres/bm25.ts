@@ -11,7 +11,11 @@
  * columns, avgdl their mean over the index's N rows and n(q) the rows matching q. Here a row's columns are the
  * tsvector's weight classes (A, B, D), |D| is `ntok` (the tsvector's positions, a generated column), and N,
  * avgdl and n(q) are taken over the tenant's rows the principal may read (SQLite's cover its whole file).
+ * A search reads N and avgdl from bm25_stats and each row's f from its `tf` column (bm25-stats.ts, kept on
+ * write), and counts n(q) over the matches it scores, so it reads no row that does not match.
  */
+import type pg from "pg";
+import type { Params } from "./db.js";
 import type { TextMatch } from "./schema.js";
 /** Latin letters lose their diacritics (as SQLite's remove_diacritics), other scripts keep their marks. */
 export function foldText(text: string): string {
@@ -89,39 +93,90 @@ export function rankTerms(terms: string[]): RankTerm[] {
   return out;
 }
 
+/** A term's lexemes as the tsvectors hold them, and whether its tsquery is that one lexeme alone. */
+export interface TermLexemes {
+  lexemes: string[];
+  single: boolean;
+}
+
+/** Each term's lexemes (the store's text configuration stems them as it stemmed the rows). */
+export async function termLexemes(client: pg.ClientBase, terms: RankTerm[], config: string): Promise<TermLexemes[]> {
+  const rows = await client.query<{ lexemes: string[]; nodes: number }>(
+    `SELECT ARRAY(SELECT l.lexeme FROM unnest(to_tsvector('${config}', t.words)) AS l) AS lexemes,
+       numnode(to_tsquery('${config}', t.tsq)) AS nodes
+     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t (tsq, words, i) ORDER BY t.i`,
+    [terms.map((t) => t.tsquery), terms.map((t) => t.words)],
+  );
+  return rows.rows.map((row) => ({ lexemes: row.lexemes, single: row.nodes === 1 && row.lexemes.length === 1 }));
+}
+
 /**
- * SQL pieces ranking the rows of `table` (alias `alias`, tsvector `tsv`) by bm25 for the terms in `$terms`
- * and `$words` (parallel text arrays), over the tenant `$tenant`: a WITH list defining `bm25_idf` (one row
- * per term: lexemes, idf) and `bm25_stats` (avgdl), and the score expression of a row.
+ * The SQL of a bm25 ranking of `table`'s rows (alias `alias`, tsvector `tsv`, weighted frequencies `tf`) for
+ * `terms`, best first, ties broken by `tieBreak` (over `m`, the carried columns): the columns of `select` (name ->
+ * expression over the alias) and the score, `raw`.
+ *
+ * One pass reads the rows the principal may read (`readable`) that match any term (the GIN index): per row its
+ * token count, each term's weighted frequency (from `tf`: a phrase counts its rarest lexeme, 0 when one is
+ * absent) and whether it matches each term (a one-lexeme term matches where `tf` has the lexeme; a phrase by
+ * its tsquery). The hits of each term (n(q)) are counted over that pass, N and avgdl come from bm25_stats,
+ * and the rows `narrow` keeps are scored.
  */
-export function bm25Sql(options: {
-  table: string;
+export function bm25Ranking(options: {
+  p: Params;
+  table: "chunks" | "documents";
   alias: string;
   tsv: string;
   config: string;
-  weights: ClassWeights;
-  tenant: string;
-  tsqueries: string;
-  words: string;
-  /** The match operator: the leakproof one where the schema has it, so term counts use the GIN index under RLS. */
+  terms: RankTerm[];
+  lexemes: TermLexemes[];
+  /** Tenant and ACL filter over `alias` (called again for bm25_stats, as `g`). */
+  readable: (alias: string) => string;
+  narrow: string;
+  select: Record<string, string>;
+  tieBreak: string;
+  k: number;
   match?: TextMatch;
-}): { with: string; score: string } {
-  const { table, alias, tsv, config, weights, tenant } = options;
+}): string {
+  const { p, table, alias: a, tsv, config, terms } = options;
   const match = options.match ?? "@@";
-  const withList = `bm25_terms AS MATERIALIZED (
-      SELECT t.i, to_tsquery('${config}', t.tsq) AS tq,
-        ARRAY(SELECT l.lexeme FROM unnest(to_tsvector('${config}', t.words)) AS l) AS lexemes
-      FROM unnest(${options.tsqueries}::text[], ${options.words}::text[]) WITH ORDINALITY AS t (tsq, words, i)),
-    bm25_stats AS MATERIALIZED (
-      SELECT count(*)::float8 AS n, coalesce(avg(s.ntok), 1)::float8 AS avgdl FROM ${table} AS s WHERE s.tenant = ${tenant}),
-    bm25_idf AS MATERIALIZED (
-      SELECT t.i, t.lexemes, greatest(ln((st.n - h.hits + 0.5) / (h.hits + 0.5)), 1e-6) AS idf, st.avgdl
-      FROM bm25_terms AS t CROSS JOIN bm25_stats AS st
-      CROSS JOIN LATERAL (SELECT count(*)::float8 AS hits FROM ${table} AS s
-        WHERE s.tenant = ${tenant} AND s.${tsv} ${match} t.tq) AS h)`;
-  const score = `(SELECT sum(x.idf * x.f * ${BM25_K1 + 1} / (x.f + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${alias}.ntok / nullif(x.avgdl, 0))))
-      FROM (SELECT b.i, b.idf, b.avgdl,
-              ferret.term_freq(${alias}.${tsv}, b.lexemes, ${weights.a}, ${weights.b}, ${weights.d}) AS f
-            FROM bm25_idf AS b ORDER BY b.i) AS x)`;
-  return { with: withList, score };
+  const lookup = (lexeme: string) => `(${a}.tf -> ${p.add(lexeme)}::text)::float8`;
+  const columns: string[] = [];
+  const hits: string[] = [];
+  options.lexemes.forEach((term, i) => {
+    if (term.single) {
+      columns.push(`${lookup(term.lexemes[0] as string)} AS f${i}`);
+      hits.push(`count(m.f${i})::float8 AS h${i}`);
+    } else {
+      const f =
+        term.lexemes.length === 0
+          ? "0::float8"
+          : `least(${term.lexemes.map((l) => `coalesce(${lookup(l)}, 0)`).join(", ")})`;
+      columns.push(`${f} AS f${i}`);
+      columns.push(`(${a}.${tsv} ${match} to_tsquery('${config}', ${p.add(terms[i]?.tsquery)}::text)) AS m${i}`);
+      hits.push(`(count(*) FILTER (WHERE m.m${i}))::float8 AS h${i}`);
+    }
+  });
+  const idf = options.lexemes.map((_, i) => `greatest(ln((st.n - h.h${i} + 0.5) / (h.h${i} + 0.5)), 1e-6) AS idf${i}`);
+  const score = options.lexemes
+    .map(
+      (_, i) =>
+        `idf.idf${i} * coalesce(m.f${i}, 0) * ${BM25_K1 + 1} / (coalesce(m.f${i}, 0) + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * m.ntok / nullif(idf.avgdl, 0)))`,
+    )
+    .join(" + ");
+  const any = `to_tsquery('${config}', ${p.add(terms.map((t) => t.tsquery).join(" | "))}::text)`;
+  const names = Object.keys(options.select);
+  const carried = names.map((name) => `${options.select[name]} AS ${name}`);
+  return `WITH m AS MATERIALIZED (
+      SELECT ${[...carried, `${a}.ntok`, `(${options.narrow}) AS pass`, ...columns].join(", ")}
+      FROM ${table} AS ${a} WHERE ${a}.${tsv} ${match} ${any} AND ${options.readable(a)}),
+    idf AS (
+      SELECT st.avgdl, ${idf.join(", ")}
+      FROM (SELECT coalesce(sum(g.n), 0)::float8 AS n,
+              coalesce((sum(g.ntok)::numeric / nullif(sum(g.n), 0))::float8, 1) AS avgdl
+            FROM bm25_stats AS g WHERE g.tbl = '${table}' AND ${options.readable("g")}) AS st,
+        (SELECT ${hits.join(", ")} FROM m) AS h)
+    SELECT ${names.map((name) => `m.${name}`).join(", ")}, ${score} AS raw
+    FROM m, idf WHERE m.pass
+    ORDER BY raw DESC, ${options.tieBreak}
+    LIMIT ${p.add(Math.floor(options.k))}`;
 }

@@ -1,6 +1,7 @@
 /**
  * Two `ferret ingest --workers 2` processes at once into one PostgreSQL database, each on its own source:
- * every document arrives once, and the counts equal the sum of the two sources ingested alone.
+ * every document arrives once, the counts equal the sum of the two sources ingested alone, and bm25's row and
+ * token totals (bm25_stats) equal the rows written.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -115,6 +116,23 @@ describeOnServers(
         }
         const total = await client.query<{ n: string }>("SELECT COUNT(*) AS n FROM ferret.documents");
         expect(Number(total.rows[0]?.n)).toBe(2 * FILES);
+        // bm25's N and token totals, kept as delta rows by the concurrent writers, add up to the rows written.
+        for (const table of ["chunks", "documents"]) {
+          const stats = (
+            await client.query<{ source: string; n: string; ntok: string; rows: string; tokens: string }>(
+              `SELECT s.source, sum(s.n) AS n, sum(s.ntok) AS ntok,
+                 (SELECT count(*) FROM ferret.${table} AS t WHERE t.source = s.source) AS rows,
+                 (SELECT sum(t.ntok) FROM ferret.${table} AS t WHERE t.source = s.source) AS tokens
+               FROM ferret.bm25_stats AS s WHERE s.tbl = $1 GROUP BY s.source ORDER BY s.source`,
+              [table],
+            )
+          ).rows;
+          expect(stats.map((r) => r.source)).toEqual(SOURCES);
+          for (const row of stats) {
+            expect(Number(row.n), `${table} ${row.source}`).toBe(Number(row.rows));
+            expect(Number(row.ntok), `${table} ${row.source}`).toBe(Number(row.tokens));
+          }
+        }
       } finally {
         await client.query("ROLLBACK");
         await client.end();

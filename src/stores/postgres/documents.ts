@@ -18,6 +18,7 @@ import { isOwner } from "../principal.js";
 import { type SourceRow, type SourceTables, sourceInfo } from "../source-row.js";
 import { docIndexEntry } from "../sqlite/doc-index-text.js";
 import { indexWords } from "./bm25.js";
+import { compactBm25Stats } from "./bm25-stats.js";
 import { Params } from "./db.js";
 import { aclAllows, chunkFilter } from "./filters.js";
 import { ensureHnswIndex, TS_CONFIG } from "./schema.js";
@@ -223,6 +224,7 @@ export async function writeDocuments(
   for (const [tenant, sources] of touched) {
     await options.setTenant(tenant);
     await bumpDataVersion(client, tenant);
+    await compactBm25Stats(client, tenant);
     for (const source of sources) await setMeta(client, metaKey.lastIngest(tenant, source), at);
   }
 }
@@ -282,6 +284,7 @@ export async function removeDocuments(
     options.docIds,
   ]);
   await bumpDataVersion(client, options.tenant);
+  await compactBm25Stats(client, options.tenant);
   await setMeta(client, metaKey.lastIngest(options.tenant, options.source), new Date().toISOString());
 }
 
@@ -404,4 +407,5 @@ export async function removeSource(client: pg.ClientBase, tenant: string, name: 
   await dropTables(client, { tenant, source: name });
   await client.query("DELETE FROM sources WHERE tenant = $1 AND name = $2", [tenant, name]);
   await bumpDataVersion(client, tenant);
+  await compactBm25Stats(client, tenant);
 }

@@ -70,9 +70,34 @@ describeOnServers(
         expect(forHarriet).toContain("salaries/2024.md");
         expect(forHarriet).toContain("handbook/bonus.md");
         // A transaction that set nothing sees nothing at all.
-        for (const table of ["documents", "chunks", "sources", "table_sources", "graph_mentions"]) {
+        for (const table of ["documents", "chunks", "sources", "table_sources", "graph_mentions", "bm25_stats"]) {
           expect(await scoped(raw, undefined, `SELECT * FROM ferret.${table}`), table).toEqual([]);
         }
+      } finally {
+        await close();
+      }
+    });
+
+    it("bm25's row and token totals are bound by the same policies: each principal's are those of the rows it may read", async () => {
+      const { store, raw, close } = await open();
+      try {
+        // A removal and a rewrite leave delta rows and fold them: the totals follow.
+        await store.removeDocuments(ACME, ["handbook/security.md"], { source: "handbook" });
+        const totals = (table: string) =>
+          `SELECT (SELECT coalesce(sum(n), 0) FROM ferret.bm25_stats WHERE tbl = '${table}') AS n,
+             (SELECT coalesce(sum(ntok), 0) FROM ferret.bm25_stats WHERE tbl = '${table}') AS ntok,
+             (SELECT count(*) FROM ferret.${table}) AS rows, (SELECT coalesce(sum(ntok), 0) FROM ferret.${table}) AS tokens`;
+        const seen = new Set<string>();
+        for (const scope of [principalScope(alice), principalScope(harriet), principalScope(olga), writeScope(ACME)]) {
+          for (const table of ["chunks", "documents"]) {
+            const [row] = await scoped(raw, scope, totals(table));
+            expect(row?.n, `${table} ${JSON.stringify(scope)}`).toBe(row?.rows);
+            expect(row?.ntok, `${table} ${JSON.stringify(scope)}`).toBe(row?.tokens);
+            seen.add(String(row?.rows));
+          }
+        }
+        // The principals do see different rows (alice none of hr's, olga only globex's).
+        expect(seen.size).toBeGreaterThan(2);
       } finally {
         await close();
       }

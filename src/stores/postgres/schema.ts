@@ -1,10 +1,12 @@
 import type pg from "pg";
 import { StoreError } from "../../spec/errors.js";
 import { BM25_MIGRATION } from "./bm25.js";
+import { BM25_STATS_MIGRATION } from "./bm25-stats.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
+import { READABLE_POLICY_MIGRATION } from "./policies.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 3;
+export const PG_SCHEMA_VERSION = 4;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
@@ -181,7 +183,7 @@ $$;
 `;
 
 /** Step n upgrades a database at version n to n + 1, in the transaction that records it. */
-const MIGRATIONS: string[] = [DDL_V2, BM25_MIGRATION];
+const MIGRATIONS: string[] = [DDL_V2, BM25_MIGRATION, `${BM25_STATS_MIGRATION}\n${READABLE_POLICY_MIGRATION}`];
 
 /** A feature that is off because the server lacks what it needs, with how to turn it on. */
 export interface MissingFeature {
@@ -223,7 +225,11 @@ async function ensureExtension(client: pg.ClientBase, name: string): Promise<boo
  * Prepares the database: extensions (detected, created where allowed), roles, the `ferret` schema and its
  * versioned migrations (under an advisory lock, so processes starting together migrate once).
  */
-export async function setupDatabase(client: pg.ClientBase, url: string): Promise<SetupResult> {
+export async function setupDatabase(
+  client: pg.ClientBase,
+  url: string,
+  options: { /** Migrate up to this version (tests of an upgrade); default the current one. */ version?: number } = {},
+): Promise<SetupResult> {
   const missing: MissingFeature[] = [];
   const vector = await ensureExtension(client, "vector");
   if (!vector) {
@@ -292,7 +298,7 @@ export async function setupDatabase(client: pg.ClientBase, url: string): Promise
       await client.query("CREATE SCHEMA IF NOT EXISTS ferret");
     }
     await client.query("SET search_path = ferret, public");
-    await migrate(client, url);
+    await migrate(client, url, options.version ?? PG_SCHEMA_VERSION);
     if (textsearch && !(await ensureBm25Index(client))) {
       textsearch = false;
       missing.push({
@@ -330,7 +336,7 @@ async function createRole(client: pg.ClientBase, role: string): Promise<void> {
   }
 }
 
-async function migrate(client: pg.ClientBase, url: string): Promise<void> {
+async function migrate(client: pg.ClientBase, url: string, target: number): Promise<void> {
   // One transaction under a transaction-level lock: processes starting together migrate once. (PGlite serves
   // every connection from one session, where advisory locks do not exclude; its transactions do not interleave.)
   await client.query("BEGIN");
@@ -350,7 +356,7 @@ async function migrate(client: pg.ClientBase, url: string): Promise<void> {
       );
     }
     await setScope(client, { allTenants: true, roles: ["*"] });
-    for (let v = current; v < PG_SCHEMA_VERSION; v++) {
+    for (let v = current; v < target; v++) {
       const step = v === 0 ? DDL_V1 : MIGRATIONS[v - 1];
       if (step === undefined) throw new StoreError(`No migration from schema version ${v}.`);
       await client.query(step);
