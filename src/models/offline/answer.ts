@@ -10,6 +10,7 @@ import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidate
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
 import { orderedValue } from "./compare-values.js";
+import { changeAsk, changeClaims } from "./compare-versions.js";
 import { completeNames } from "./complete-names.js";
 import { claimOf, composePart } from "./compose.js";
 import { callsForPart } from "./evidence-view.js";
@@ -291,6 +292,15 @@ export function answerFromEvidence(
     claims.unshift(settled);
     const sideTexts = new Set(twoSided.map((s) => s.part.text));
     for (let i = unsupported.length - 1; i >= 0; i--) if (sideTexts.has(unsupported[i]!)) unsupported.splice(i, 1);
+  }
+  const change = changeAsk(state.standaloneQuestion);
+  const changed = change ? changeClaims(state.standaloneQuestion, change, state.evidence) : undefined;
+  if (changed) {
+    // The versions' own statements answer: other claims citing the two versions would only repeat one side.
+    const versions = new Set(changed.flatMap((c) => c.citations.map((x) => state.evidence[x.n - 1]?.docId)));
+    const rest = claims.filter((c) => !c.citations.some((x) => versions.has(state.evidence[x.n - 1]?.docId)));
+    claims.splice(0, claims.length, ...changed, ...rest);
+    unsupported.splice(0, unsupported.length);
   }
   const notes = sqlNotes(state, parts)
     .map((n) => ` ${n.charAt(0).toUpperCase()}${n.slice(1)}.`)
