@@ -87,11 +87,11 @@ function measureFor(
   const attribute = part.terms.filter((t) => !side.has(t) && !COMPARATIVE_WORDS.has(t));
   const wantsDuration = DURATION_WORDS.test(part.text);
   // The side as the documents name it: its entities ("/v1/refunds"), not "the legacy GET /v0/items endpoint".
-  // And the codes the evidence gives for it ("GDN" for Gdańsk), which tables keyed by codes use instead.
+  // And the codes the evidence gives for it ("QRV" for Quarrow), which tables keyed by codes use instead.
   const names = [...extractEntities(part.alternative ?? "").map((e) => e.text), ...codes];
   const named = (text: string) =>
     names.length > 0 ? names.some((n) => mentions(text, n)) : mentions(text, part.alternative ?? "");
-  // A row of a table keyed by the sides (a row of its own for the side: "| GDN | 14:30 |") is about the side only
+  // A row of a table keyed by the sides (a row of its own for the side: "| QRV | 17:45 |") is about the side only
   // if it is that row. A record's field table ("| Team | Alder |", "| Staff | 7 |") is about its record throughout.
   const keyCell = (quote: string) => quote.trim().replace(/^\|/, "").split("|")[0] ?? "";
   const ownRow = (c: Candidate) => all.some((o) => o.n === c.n && o.header !== undefined && named(keyCell(o.quote)));

@@ -79,14 +79,14 @@ export function orderedValue(
   return clock ? { kind: "clock", rank: clock.minutes, text: clock.text, labelled: false } : undefined;
 }
 
-/** A code standing for a named thing: "GDN", "HAM", "X2". */
+/** A code standing for a named thing: "QRV", "BLM", "X2". */
 const CODE = /^[\p{Lu}\d]{2,6}$/u;
 const PAREN_CODE = /\(([\p{Lu}\d]{2,6})\)/gu;
 
 /**
  * Codes the evidence gives for a name, so a table keyed by codes counts as about it: the key cell of a
- * table row that names it elsewhere ("| GDN | Gdańsk Port | ..." gives GDN for Gdańsk), and a code in
- * brackets right after it ("Hub Hamburg (HAM)"). A code must hold a letter, and not be the name's own words.
+ * table row that names it elsewhere ("| QRV | Quarrow Docks | ..." gives QRV for Quarrow), and a code in
+ * brackets right after it ("Depot Bellmoor (BLM)"). A code must hold a letter, and not be the name's own words.
  */
 export function codesFor(name: string, texts: readonly string[]): string[] {
   const folded = name.toLowerCase();
@@ -109,7 +109,7 @@ export function codesFor(name: string, texts: readonly string[]): string[] {
         }
       }
       for (const m of line.matchAll(PAREN_CODE)) {
-        // Right after the name: only spaces and its own words between them ("Hub Hamburg (HAM)", "Gdańsk Port (GDN)").
+        // Right after the name: only spaces and its own words between them ("Depot Bellmoor (BLM)", "Quarrow Docks (QRV)").
         const gap = line.slice(at + folded.length, m.index);
         if (/\p{L}/u.test(m[1]!) && gap.length <= 12 && !gap.includes(",")) out.add(m[1]!);
       }
