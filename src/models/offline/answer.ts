@@ -9,7 +9,8 @@ import { bridgedPair, chainPool } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
-import { orderedValue } from "./compare-values.js";
+import { codesFor, orderedValue } from "./compare-values.js";
+import { changeAsk, changeClaims } from "./compare-versions.js";
 import { completeNames } from "./complete-names.js";
 import { claimOf, composePart } from "./compose.js";
 import { callsForPart } from "./evidence-view.js";
@@ -76,15 +77,26 @@ const COMPARATIVE_WORDS = new Set([
  * when the question asks how long), belongs to a passage about that side, and says most about the
  * compared attribute (the part's words other than the side's own name and the comparative).
  */
-function measureFor(part: QuestionPart, all: Candidate[], labelWeight: number): Candidate | undefined {
+function measureFor(
+  part: QuestionPart,
+  all: Candidate[],
+  labelWeight: number,
+  codes: readonly string[] = [],
+): Candidate | undefined {
   const side = termSet(part.alternative ?? "");
   const attribute = part.terms.filter((t) => !side.has(t) && !COMPARATIVE_WORDS.has(t));
   const wantsDuration = DURATION_WORDS.test(part.text);
   // The side as the documents name it: its entities ("/v1/refunds"), not "the legacy GET /v0/items endpoint".
-  const names = extractEntities(part.alternative ?? "").map((e) => e.text);
+  // And the codes the evidence gives for it ("QRV" for Quarrow), which tables keyed by codes use instead.
+  const names = [...extractEntities(part.alternative ?? "").map((e) => e.text), ...codes];
+  const named = (text: string) =>
+    names.length > 0 ? names.some((n) => mentions(text, n)) : mentions(text, part.alternative ?? "");
+  // A row of a table keyed by the sides (a row of its own for the side: "| QRV | 17:45 |") is about the side only
+  // if it is that row. A record's field table ("| Team | Alder |", "| Staff | 7 |") is about its record throughout.
+  const keyCell = (quote: string) => quote.trim().replace(/^\|/, "").split("|")[0] ?? "";
+  const ownRow = (c: Candidate) => all.some((o) => o.n === c.n && o.header !== undefined && named(keyCell(o.quote)));
   const about = (c: Candidate) =>
-    !part.alternative ||
-    (names.length > 0 ? names.some((n) => mentions(c.passageText, n)) : mentions(c.passageText, part.alternative));
+    !part.alternative || (named(c.passageText) && (c.header === undefined || !ownRow(c) || named(c.quote)));
   // A time of day or a rating under a label naming the attribute ("Road: 14:30", "severity: high") is a
   // value too: it orders without being a quantity.
   const rated = (c: Candidate) => orderedValue(c.quote, c.header, attribute)?.labelled === true;
@@ -239,7 +251,15 @@ export function answerFromEvidence(
     }
     const measured =
       part.comparative && part.answerType !== "date"
-        ? measureFor(part, all, settings.answer.measureLabelWeight)
+        ? measureFor(
+            part,
+            all,
+            settings.answer.measureLabelWeight,
+            codesFor(
+              part.alternative ?? "",
+              state.evidence.map((e) => e.text),
+            ),
+          )
         : undefined;
     if (measured) {
       const attribute = part.terms.filter((t) => !termSet(part.alternative ?? "").has(t));
@@ -291,6 +311,15 @@ export function answerFromEvidence(
     claims.unshift(settled);
     const sideTexts = new Set(twoSided.map((s) => s.part.text));
     for (let i = unsupported.length - 1; i >= 0; i--) if (sideTexts.has(unsupported[i]!)) unsupported.splice(i, 1);
+  }
+  const change = changeAsk(state.standaloneQuestion);
+  const changed = change ? changeClaims(state.standaloneQuestion, change, state.evidence) : undefined;
+  if (changed) {
+    // The versions' own statements answer: other claims citing the two versions would only repeat one side.
+    const versions = new Set(changed.flatMap((c) => c.citations.map((x) => state.evidence[x.n - 1]?.docId)));
+    const rest = claims.filter((c) => !c.citations.some((x) => versions.has(state.evidence[x.n - 1]?.docId)));
+    claims.splice(0, claims.length, ...changed, ...rest);
+    unsupported.splice(0, unsupported.length);
   }
   const notes = sqlNotes(state, parts)
     .map((n) => ` ${n.charAt(0).toUpperCase()}${n.slice(1)}.`)

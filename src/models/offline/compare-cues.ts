@@ -80,3 +80,39 @@ export const SIDE_OPENERS: CueTable = {
   zh: [],
   ja: [],
 };
+
+/** "How did X change", "was hat sich geändert", "有什么变化", "どう変わった": a question about a change between versions. */
+export const CHANGE: CueTable = {
+  en: ["change", "changed", "changes", "changing"],
+  de: ["geändert", "verändert", "änderung", "änderungen", "ändern", "verändern"],
+  zh: ["变化", "改变", "变更", "变了"],
+  ja: ["変更", "変わ", "変化"],
+};
+
+/** "Did X go up", "ist X gestiegen", "提高了吗", "上がった": a change asked with its direction, upwards. */
+export const UP: CueTable = {
+  en: ["go up", "went up", "gone up", "increase", "increased", "rise", "rose", "risen", "raised", "grow", "grew"],
+  de: ["gestiegen", "steigen", "erhöht", "erhöhen", "angehoben", "gewachsen"],
+  zh: ["提高", "增加", "上升", "上调"],
+  ja: ["上が", "増え", "引き上げ", "増加"],
+};
+
+/** "Did X go down", "ist X gesunken", "降低了吗", "下がった": a change asked with its direction, downwards. */
+export const DOWN: CueTable = {
+  en: [
+    "go down",
+    "went down",
+    "gone down",
+    "decrease",
+    "decreased",
+    "drop",
+    "dropped",
+    "fell",
+    "fall",
+    "lowered",
+    "reduced",
+  ],
+  de: ["gesunken", "sinken", "gesenkt", "senken", "verringert", "reduziert"],
+  zh: ["降低", "减少", "下降", "下调"],
+  ja: ["下が", "減っ", "引き下げ", "減少"],
+};

@@ -78,3 +78,42 @@ export function orderedValue(
   const clock = clockIn(text);
   return clock ? { kind: "clock", rank: clock.minutes, text: clock.text, labelled: false } : undefined;
 }
+
+/** A code standing for a named thing: "QRV", "BLM", "X2". */
+const CODE = /^[\p{Lu}\d]{2,6}$/u;
+const PAREN_CODE = /\(([\p{Lu}\d]{2,6})\)/gu;
+
+/**
+ * Codes the evidence gives for a name, so a table keyed by codes counts as about it: the key cell of a
+ * table row that names it elsewhere ("| QRV | Quarrow Docks | ..." gives QRV for Quarrow), and a code in
+ * brackets right after it ("Depot Bellmoor (BLM)"). A code must hold a letter, and not be the name's own words.
+ */
+export function codesFor(name: string, texts: readonly string[]): string[] {
+  const folded = name.toLowerCase();
+  if (folded.length < 3) return [];
+  const out = new Set<string>();
+  for (const text of texts) {
+    for (const line of text.split("\n")) {
+      const lower = line.toLowerCase();
+      const at = lower.indexOf(folded);
+      if (at < 0) continue;
+      if (line.includes("|")) {
+        const cells = line
+          .trim()
+          .replace(/^\||\|$/g, "")
+          .split("|")
+          .map((c) => c.trim().replace(/[*`]/g, ""));
+        const key = cells[0] ?? "";
+        if (CODE.test(key) && /\p{L}/u.test(key) && !key.toLowerCase().includes(folded)) {
+          if (cells.slice(1).some((c) => c.toLowerCase().includes(folded))) out.add(key);
+        }
+      }
+      for (const m of line.matchAll(PAREN_CODE)) {
+        // Right after the name: only spaces and its own words between them ("Depot Bellmoor (BLM)", "Quarrow Docks (QRV)").
+        const gap = line.slice(at + folded.length, m.index);
+        if (/\p{L}/u.test(m[1]!) && gap.length <= 12 && !gap.includes(",")) out.add(m[1]!);
+      }
+    }
+  }
+  return [...out];
+}

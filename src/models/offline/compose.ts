@@ -92,7 +92,7 @@ function valueIn(c: Candidate, input: ComposeInput): ValueSpan | undefined {
 }
 
 /** A title without its versions, dates and notes in brackets: documents of one series share it. */
-function seriesOf(text: string): string {
+export function seriesOf(text: string): string {
   return text
     .toLowerCase()
     .replace(/\([^)]*\)/g, " ")

@@ -4,6 +4,7 @@ import { mentions } from "../../text/entities.js";
 import { coverage, labelTerms, termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
+import { changeAsk, versionCalls } from "./compare-versions.js";
 import { constraintsOf, coverConstraints } from "./constraints.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { newEntities } from "./route.js";
@@ -128,5 +129,12 @@ export function gradePart(
 export function gradeParts(state: AgentState, parts: QuestionPart[], settings: OfflineSettings): GradeResult {
   const threshold = thresholdAt(settings, state.step);
   const subQuestions = parts.map((part, i) => gradePart(state, part, i, threshold, settings.hop.bridgeHead));
+  // A change between versions is not settled while a versioned document found has not been searched for it,
+  // nor a statement of one version whose counterpart in the other was not found.
+  const change = changeAsk(state.standaloneQuestion);
+  const first = subQuestions[0];
+  if (change && first?.sufficient && versionCalls(state, change, settings.hopK).length > 0) {
+    subQuestions[0] = { ...first, sufficient: false };
+  }
   return { subQuestions, sufficient: subQuestions.every((g) => g.sufficient), threshold };
 }

@@ -7,6 +7,7 @@ import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { typeFit, typeWords, unitBridges } from "./bridge-type.js";
 import { currentLinks, leadsOn, onChain, siblingRecord } from "./chain-links.js";
+import { changeAsk, versionCalls } from "./compare-versions.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
@@ -258,6 +259,17 @@ export async function planCalls(
   const issued = new Set(state.calls.map((c) => callKey(c.call.tool, c.call.args)));
   const calls: Call[] = [];
   const thoughts: string[] = [];
+  // A change between versions: once a versioned document is found, search inside it and for its other versions.
+  const change = state.calls.length > 0 ? changeAsk(state.standaloneQuestion) : undefined;
+  const versions = change ? versionCalls(state, change, settings.hopK) : [];
+  if (versions.length > 0) {
+    return {
+      thought: `a change between versions: search each version for "${change!.query}"`,
+      subQuestions: parts.map((p) => p.text),
+      calls: versions,
+      done: false,
+    };
+  }
   for (const [index, part] of parts.entries()) {
     if (sqlCovers(state, index, settings.sql)) continue;
     const records = callsForPart(state, index);
