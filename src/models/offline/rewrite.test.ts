@@ -47,7 +47,10 @@ describe("rewriteFollowUp", () => {
   });
 
   it("keeps the noun after a demonstrative and finds the name it goes with", () => {
-    const h = turn("Which service sends invoices?", "Invoices are sent by ledger-mailer, owned by the Billing Ops team.");
+    const h = turn(
+      "Which service sends invoices?",
+      "Invoices are sent by ledger-mailer, owned by the Billing Ops team.",
+    );
     expect(rewriteFollowUp("Who leads that team?", h)).toBe("Who leads Billing Ops team?");
   });
 

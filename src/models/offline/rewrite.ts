@@ -46,7 +46,8 @@ const ELLIPTIC_LEAD: CueTable = {
 };
 
 /** Words after "that"/"this" that show it is a pronoun on its own ("who's that at the moment?"), not a determiner. */
-const NOT_A_NOUN = /^(?:at|in|on|for|to|of|by|with|now|then|today|currently|right|again|one|is|was|be|been|still|about|from|after|before)$/i;
+const NOT_A_NOUN =
+  /^(?:at|in|on|for|to|of|by|with|now|then|today|currently|right|again|one|is|was|be|been|still|about|from|after|before)$/i;
 
 type Kind = "one" | "many" | "place" | "demonstrative";
 
@@ -153,9 +154,7 @@ function referent(ref: Reference, history: AgentState["history"], lang: Lang): T
       return strong(ids(inUser)[0] ?? ids(inReply)[0]) ?? loose(weak(inUser)[0]);
     }
     case "place":
-      return loose(
-        inUser.find((e) => e.type === "name") ?? inReply.find((e) => e.type === "name"),
-      );
+      return loose(inUser.find((e) => e.type === "name") ?? inReply.find((e) => e.type === "name"));
     case "demonstrative": {
       const named = nameWithNoun(reply, ref.noun ?? "") ?? nameWithNoun(user, ref.noun ?? "");
       if (named) return { text: named, strong: true };
