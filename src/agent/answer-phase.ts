@@ -1,4 +1,5 @@
 import { rerankEvidence } from "../retrieval/rerank.js";
+import { stripCitationMarkers } from "../safety/citation-markers.js";
 import type { Answer, StopReason } from "../spec/answer.js";
 import type { AnswerStreamV1, DraftAnswer } from "../spec/engine.js";
 import type { TraceEvent } from "../spec/trace.js";
@@ -109,10 +110,13 @@ export async function* answerPhase(run: RunContext, end: LoopEnd): AsyncGenerato
   for (const [i, claim] of check.claims.entries()) {
     run.emit({ type: "answer-delta", step: state.step, text: (i > 0 ? " " : "") + renderClaim(claim) });
   }
+  // A partial answer says in its text which part the sources do not answer, after the parts they do.
+  const gap = draft.status === "partial" ? partialNote(draft.reason) : "";
+  if (gap) run.emit({ type: "answer-delta", step: state.step, text: ` ${gap}` });
   yield* run.drain();
   return {
     status: draft.status === "partial" ? "partial" : "answered",
-    text: check.text,
+    text: gap ? `${check.text} ${gap}` : check.text,
     citations: await addCitationLocators({
       citations: check.citations,
       evidence: state.evidence,
@@ -153,6 +157,12 @@ async function* draftAnswer(run: RunContext): AsyncGenerator<TraceEvent, Outcome
     }
   }
   return await outcome;
+}
+
+/** The sentence a partial answer ends with: the draft's reason, without citation markers, as one line. */
+export function partialNote(reason: string | undefined): string {
+  if (!reason) return "";
+  return stripCitationMarkers(reason).replace(/\s+/g, " ").trim();
 }
 
 export function messageOf(error: unknown): string {

@@ -162,6 +162,22 @@ describe("runAgent", () => {
     expect(answer.unsupported).toEqual(["Refunds time out after 30 seconds.", "Refunds are instant.", "Made up."]);
   });
 
+  it("ends a partial answer with the part the sources do not answer, streamed like the claims", async () => {
+    const { answer, events } = await run({
+      answer: () => ({
+        status: "partial",
+        claims: [{ text: "Refunds time out after 30 seconds.", citations: [{ n: 1, quote: "after 30 seconds" }] }],
+        reason: "Not found in the knowledge base: who may extend the timeout [2].",
+      }),
+    });
+    expect(answer.status).toBe("partial");
+    expect(answer.text).toBe(
+      "Refunds time out after 30 seconds. [1] Not found in the knowledge base: who may extend the timeout.",
+    );
+    const streamed = events.flatMap((e) => (e.type === "answer-delta" ? [e.text] : [])).join("");
+    expect(streamed).toBe(answer.text);
+  });
+
   it("refuses saying what was searched and what is missing when nothing is found", async () => {
     const { answer } = await run(
       {

@@ -35,4 +35,41 @@ describe("a refusal says what was found instead", () => {
     expect(draft.status).toBe("refused");
     expect(draft.reason).toContain('The closest found (fees/orsk.md): "The docking fee at the Orsk terminal');
   });
+
+  describe("a value for another name than asked", () => {
+    const rules = {
+      ...evidence(1, "Limits are posted at every entrance. Bremen: tuggers keep to a speed limit of 5 km/h in halls."),
+      docId: "rules/speed.md",
+    };
+    const hubs = {
+      ...evidence(
+        2,
+        "| Code | Depot | Country |\n|---|---|---|\n| MXP | Milan Malpensa | IT |\n| BRE | Bremen Nord | DE |",
+      ),
+      docId: "hubs.md",
+    };
+    const ask = (q: string) =>
+      answerFromEvidence(
+        makeState({
+          question: q,
+          standaloneQuestion: q,
+          evidence: [rules, hubs],
+          calls: [searchRecord(q, [rules, hubs]), searchRecord("Milan", [hubs], { callId: "by-name" })],
+        }),
+        decompose(q),
+        OFFLINE_PRESETS.balanced,
+      );
+
+    it("refuses a lookup whose only value is another depot's, and says whose value it found", () => {
+      const draft = ask("What is the tugger speed limit at the Milan depot?");
+      expect(draft.status).toBe("refused");
+      expect(draft.reason).toContain("the evidence gives this for Bremen, not Milan");
+    });
+
+    it("answers the same lookup for the depot the value is given for", () => {
+      const draft = ask("What is the tugger speed limit at the Bremen depot?");
+      expect(draft.status).toBe("answered");
+      expect(draft.claims.map((c) => c.text).join(" ")).toContain("5 km/h");
+    });
+  });
 });

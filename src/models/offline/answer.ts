@@ -14,6 +14,7 @@ import { changeAsk, changeClaims } from "./compare-versions.js";
 import { completeNames } from "./complete-names.js";
 import { claimOf, composePart } from "./compose.js";
 import { callsForPart } from "./evidence-view.js";
+import { valueForOther } from "./near-miss.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim, sqlCovers, sqlNotes, sqlUnmapped } from "./sql-steps.js";
 import { valueSpan } from "./value-span.js";
@@ -141,6 +142,12 @@ function twoSidedOutcome(question: string, sides: SideEvidence[]) {
   return dated.every((d) => d !== undefined) ? dateComparisonClaim(question, dated) : undefined;
 }
 
+/** " Near miss: …; …." naming what the evidence gave values for instead, or nothing. */
+function nearMisses(found: readonly string[]): string {
+  const distinct = [...new Set(found)];
+  return distinct.length > 0 ? ` Near miss: ${distinct.join("; ")}.` : "";
+}
+
 /** Longest quote of the closest sentence a refusal repeats. */
 const CLOSEST_CHARS = 200;
 
@@ -176,6 +183,13 @@ export function answerFromEvidence(
   let twoSidedFrom = -1;
   /** The best sentence found for any unsupported part: a refusal says what was found instead. */
   let closest: Candidate | undefined;
+  /** Parts whose answering sentences are about another name than asked (near misses on the subject). */
+  const otherFound: string[] = [];
+  let joined: string | undefined;
+  const evidenceText = () => {
+    joined ??= state.evidence.map((e) => e.text).join("\n");
+    return joined;
+  };
   for (const [index, part] of parts.entries()) {
     if (sqlCovers(state, index)) continue;
     const computed = sqlClaim(state, part, index);
@@ -201,6 +215,21 @@ export function answerFromEvidence(
     const counted = /^\s*how (?:many|much)\b/i.test(part.text) ? askedFor(part.text).map(fold) : [];
     const withoutEntities = (text: string) => part.entities.reduce((t, e) => t.split(e).join(" "), text);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
+    // One lookup whose every sentence that says what is asked gives it for another name ("Rotterdam: 7 km/h"
+    // asked about Lyon; Lyon named only by another sentence): a near miss on the subject, not an answer.
+    const lookup = !part.chain && part.alternative === undefined && part.entities.length > 0;
+    const forOther = (chosen: Candidate[]): boolean => {
+      if (!lookup) return false;
+      const saying = chosen.filter(
+        (c) => c.asked >= ASKED_MIN && hasAnswerType(c.quote, kind, state.standaloneQuestion),
+      );
+      if (saying.length === 0) return false;
+      const others = saying.map((c) => valueForOther(c, part.entities, state.standaloneQuestion, evidenceText()));
+      if (others.some((o) => o === undefined)) return false;
+      const said = stripCitationMarkers(saying[0]!.quote).replace(/\s+/g, " ").slice(0, CLOSEST_CHARS);
+      otherFound.push(`the evidence gives this for ${others[0]}, not ${part.entities.join(", ")} ("${said}")`);
+      return true;
+    };
     const supports = (chosen: Candidate[]): boolean => {
       const text = chosen.map((c) => c.context).join(" ");
       const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
@@ -214,7 +243,7 @@ export function answerFromEvidence(
         coverage(wordTerms(part), text) >= settings.minAnswerCoverage &&
         chosen.some((c) => c.asked >= ASKED_MIN) &&
         cjkNamesHeld(part, text, settings.answer.cjkNameLength);
-      return chosen.length > 0 && entitiesOk && typed && enough && graded;
+      return chosen.length > 0 && entitiesOk && typed && enough && graded && !forOther(chosen);
     };
     let chosen = pick(part, all);
     let anchor: Candidate | undefined;
@@ -335,6 +364,7 @@ export function answerFromEvidence(
       reason:
         `The knowledge base does not answer this. Searched ${searched.join("; ") || "nothing"}` +
         (missing.length > 0 ? `; nothing found covers: ${[...new Set(missing)].join(", ")}.` : ".") +
+        nearMisses(otherFound) +
         closestFound(closest) +
         notes,
     };
@@ -343,7 +373,7 @@ export function answerFromEvidence(
     return {
       status: "partial",
       claims,
-      reason: `Not found in the knowledge base: ${unsupported.join("; ")}.${notes}`,
+      reason: `Not found in the knowledge base: ${unsupported.join("; ")}.${nearMisses(otherFound)}${notes}`,
     };
   }
   return { status: "answered", claims };

@@ -92,3 +92,41 @@ describe("candidates under a heading", () => {
     expect(ranked[0]?.context).toContain("Seals");
   });
 });
+
+describe("what a unit says of what is asked", () => {
+  const row: EvidenceItem = {
+    id: "depots.md::0",
+    docId: "depots.md",
+    source: "handbook",
+    text: "| MXP | Milan Malpensa | IT | 14 dock doors |",
+    score: 0.7,
+    step: 2,
+    callId: "by-name",
+  };
+
+  it("is not lifted by a search for the question's name alone", () => {
+    const q = "What is the tugger speed limit at the Milan depot?";
+    const state = makeState({
+      question: q,
+      standaloneQuestion: q,
+      evidence: [row],
+      calls: [searchRecord("Milan", [row])],
+    });
+    const part = decompose(q)[0]!;
+    const [best] = candidates(state, part, 0, "number");
+    expect(best?.quote).toContain("Milan Malpensa");
+    expect(best!.asked).toBeLessThan(0.5);
+  });
+
+  it("counts the words a hop searched for beyond the question's names", () => {
+    const q = "What is the tugger speed limit at the Milan depot?";
+    const state = makeState({
+      question: q,
+      standaloneQuestion: q,
+      evidence: [row],
+      calls: [searchRecord("Malpensa dock doors", [row])],
+    });
+    const [best] = candidates(state, decompose(q)[0]!, 0, "number");
+    expect(best!.asked).toBe(1);
+  });
+});

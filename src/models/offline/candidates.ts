@@ -126,6 +126,7 @@ export function candidates(
   const out: Candidate[] = [];
   const asked = askedTerms(part);
   const named = part.entities;
+  const entityTerms = termSet(named.join(" "));
   // What a field's label must name to answer: the asked terms, not the kind of the record named ("ticket").
   const kinds = new Set(kindNouns(state.standaloneQuestion));
   const labelAsked = asked.filter((t) => !kinds.has(t));
@@ -135,6 +136,9 @@ export function candidates(
     askedIds,
   );
   for (const { record, passages, callTerms } of evidenceForPart(state, index, askedIds)) {
+    // A search for the question's names alone ("Lyon") finds units that name them, which says nothing about
+    // whether they hold what is asked of them: such a call's words do not count as what is asked.
+    const callAsked = callTerms.every((t) => entityTerms.has(t)) ? [] : callTerms;
     for (const { n, passage } of passages) {
       const title = passage.title ?? "";
       // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
@@ -188,7 +192,7 @@ export function candidates(
           header: unit.header,
           start: unit.start,
           // What it asks: the part's own non-entity words, or the words this hop searched for.
-          asked: asked.length === 0 ? 1 : Math.max(onCall, coverage(asked, have)),
+          asked: asked.length === 0 ? 1 : Math.max(coverage(callAsked, have), coverage(asked, have)),
           item: passage,
         });
       }

@@ -94,6 +94,36 @@ export function assess(
   };
 }
 
+/**
+ * A cited line labelled by another name than the question asks about, from a passage that does not name the
+ * one asked: the answer's first line against the names its claim's passages miss; every other cited line
+ * against the names its own passage misses. A side line ("Rotterdam: 7 km/h") next to a line that only names
+ * the site asked (its registry row) is the value for another site, not the answer.
+ */
+function otherSubjectCited(
+  state: AgentState,
+  draft: DraftAnswer,
+  a: Assessment,
+): { subject: string; missing: Constraint[]; quote: string } | undefined {
+  const evidence = state.evidence.map((e) => e.text).join("\n");
+  const question = state.standaloneQuestion;
+  const named = (c: Constraint) => c.kind === "name" || c.kind === "identifier";
+  for (const [i, claim] of draft.claims.entries()) {
+    for (const [j, citation] of claim.citations.entries()) {
+      const p = state.evidence[citation.n - 1];
+      const missing =
+        i === 0 && j === 0
+          ? a.leadMissing
+          : p
+            ? coverConstraints(a.constraints, passageText(p)).missing.filter(named)
+            : [];
+      const subject = otherSubject(citation.quote, question, missing, evidence);
+      if (subject) return { subject, missing, quote: citation.quote };
+    }
+  }
+  return undefined;
+}
+
 const list = (values: string[]): string =>
   values.length <= 1 ? (values[0] ?? "") : `${values.slice(0, -1).join(", ")} and ${values.at(-1)}`;
 
@@ -132,18 +162,14 @@ export function calibrate(
     };
   }
   // One lookup whose answering line is labelled by another name than asked ("Rotterdam: 7 km/h" for Lyon).
-  const lead = draft.claims[0]!.citations[0];
   const single = parts.length === 1 && !parts[0]!.chain && parts[0]!.alternative === undefined;
-  const other =
-    settings.otherSubject && single && lead
-      ? otherSubject(lead.quote, state.standaloneQuestion, a.leadMissing, state.evidence.map((e) => e.text).join("\n"))
-      : undefined;
+  const other = settings.otherSubject && single ? otherSubjectCited(state, draft, a) : undefined;
   if (other) {
     return {
       status: "refused",
       claims: [],
       confidence: a.confidence,
-      reason: `The evidence gives this for ${other}, not ${list(a.leadMissing.map((c) => c.text))}: "${best.slice(0, 200)}"`,
+      reason: `The evidence gives this for ${other.subject}, not ${list(other.missing.map((c) => c.text))}: "${other.quote.slice(0, 200)}"`,
     };
   }
   if (a.confidence < settings.minConfidence) {

@@ -3,7 +3,7 @@ import type { EvidenceItem } from "../../spec/answer.js";
 import type { AgentState, DraftAnswer } from "../../spec/engine.js";
 import { decompose } from "./analyze.js";
 import { calibrate } from "./confidence.js";
-import { otherSubject, subjectOf, writtenAsName } from "./near-miss.js";
+import { otherSubject, subjectOf, valueForOther, writtenAsName } from "./near-miss.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 function passage(docId: string, title: string, text: string): EvidenceItem {
@@ -54,6 +54,32 @@ describe("the subject of an answering line", () => {
     expect(writtenAsName("Tuggers", "Tuggers: 9 km/h. Other tuggers wait.")).toBe(false);
     expect(writtenAsName("Milan", "Milanese rules apply in Milan")).toBe(true);
   });
+
+  it("takes a table cell's value for a name, but not a column heading", () => {
+    const table = "| Code | Depot | Country |\n|---|---|---|\n| BRE | Bremen Nord | DE |";
+    expect(writtenAsName("Bremen", table)).toBe(true);
+    expect(writtenAsName("Depot", table)).toBe(false);
+    expect(writtenAsName("Country", table)).toBe(false);
+  });
+});
+
+describe("a value given for another name than asked", () => {
+  const ev = "| Code | Depot |\n|---|---|\n| BRE | Bremen Nord |\n| MXP | Milan Malpensa |";
+  const q = "What is the tugger speed limit at the Milan depot?";
+
+  it("names the other subject when the sentence's passage does not name the one asked", () => {
+    const rules = { quote: "Bremen: 5 km/h in halls.", passageText: "Depot rules\nBremen: 5 km/h in halls." };
+    expect(valueForOther(rules, ["Milan"], q, ev)).toBe("Bremen");
+  });
+
+  it("is nothing when the passage names what is asked, or the label is the asked name", () => {
+    const both = { quote: "Bremen: 5 km/h in halls.", passageText: "Milan: 6 km/h.\nBremen: 5 km/h in halls." };
+    expect(valueForOther(both, ["Milan"], q, ev)).toBeUndefined();
+    const own = { quote: "Milan: 6 km/h in halls.", passageText: "Milan: 6 km/h in halls." };
+    expect(valueForOther(own, ["Milan"], q, ev)).toBeUndefined();
+    const field = { quote: "Halls: 5 km/h.", passageText: "Halls: 5 km/h." };
+    expect(valueForOther(field, ["Milan"], q, ev)).toBeUndefined();
+  });
 });
 
 describe("refusing a value given for another subject", () => {
@@ -82,6 +108,15 @@ describe("refusing a value given for another subject", () => {
       minConfidence: 0,
     });
     expect(off.status).toBe("answered");
+  });
+
+  it("refuses when the value is a side line next to a line that only names the site asked", () => {
+    const q = "How fast may a tugger drive at the Milan site?";
+    const swapped: DraftAnswer = { ...draft, claims: [draft.claims[1]!, draft.claims[0]!] };
+    const out = calibrate(stateWith(q, [rules, hubs]), decompose(q), swapped, settings);
+    expect(out.status).toBe("refused");
+    expect(out.reason).toContain("for Antwerp, not Milan");
+    expect(out.reason).toContain("Antwerp: 9 km/h");
   });
 
   it("answers when the asked name labels the line", () => {

@@ -16,8 +16,9 @@ import { isTableRow } from "./evidence-view.js";
 const NAME_LABEL = /^\p{Lu}[\p{L}'’.&-]*(?:\s+\p{Lu}[\p{L}'’.&-]*){0,2}$/u;
 
 /**
- * Is the word written capitalised after a lower-case word somewhere in the text ("... in Rotterdam")? A
- * field name that only starts lines ("Forklifts: 7 km/h") is not; a place, company or product name is.
+ * Is the word written capitalised after a lower-case word somewhere in the text ("... in Rotterdam"), or as a
+ * table cell's value outside the header row? A field name that only starts lines ("Forklifts: 7 km/h") or
+ * heads a column is not; a place, company or product name is.
  * One `indexOf` scan, at most `maxHits` occurrences looked at.
  */
 export function writtenAsName(word: string, text: string, maxHits = 50): boolean {
@@ -27,9 +28,19 @@ export function writtenAsName(word: string, text: string, maxHits = 50): boolean
     if (at < 0) return false;
     from = at + word.length;
     if (/[\p{L}\p{N}]/u.test(text.charAt(from))) continue;
-    if (/\p{Ll}[\p{L}'’-]*[ \t]+$/u.test(text.slice(Math.max(0, at - 24), at))) return true;
+    const before = text.slice(Math.max(0, at - 24), at);
+    if (/\p{Ll}[\p{L}'’-]*[ \t]+$/u.test(before)) return true;
+    // A table cell's value ("| RTM | Rotterdam Waalhaven |"): a name, unless the row is the table's header.
+    if (/\|[ \t]*$/.test(before) && !headerRow(text, from)) return true;
   }
   return false;
+}
+
+/** Is the line holding `at` a table's header row (the next line is its `|---|` separator)? */
+function headerRow(text: string, at: number): boolean {
+  const end = text.indexOf("\n", at);
+  if (end < 0) return false;
+  return /^[ \t]*\|?[ \t]*:?-{3,}/.test(text.slice(end + 1, end + 1 + 12));
 }
 
 /** The name a line is about when one labels it; undefined for prose and unlabelled lines. */
@@ -60,4 +71,25 @@ export function otherSubject(
   const subject = subjectOf(quote);
   if (!subject || mentions(question, subject) || !writtenAsName(subject, evidence)) return undefined;
   return subject;
+}
+
+/**
+ * The other name a sentence gives its value for, when its passage does not name what the question does:
+ * "Rotterdam: 7 km/h" from a page of speed limits without Lyon, asked about Lyon. `entities` are the names the
+ * question asks about; `evidence` tells names from field labels (see `writtenAsName`).
+ */
+export function valueForOther(
+  sentence: { quote: string; passageText: string },
+  entities: readonly string[],
+  question: string,
+  evidence: string,
+): string | undefined {
+  const missing = entities.filter((e) => !mentions(sentence.passageText, e));
+  if (missing.length === 0) return undefined;
+  return otherSubject(
+    sentence.quote,
+    question,
+    missing.map((text) => ({ kind: "name", value: text.toLowerCase(), text })),
+    evidence,
+  );
 }
