@@ -98,6 +98,12 @@ export interface HopSettings {
   /** A bridged answer cites only its chain (the bridge's unit and the unit answering for the bridge). */
   chainOnly: boolean;
   /**
+   * A bridged answer cites the bridge's unit only when that unit names something of the question the answer's
+   * own passage does not (bridge-answer.ts `anchorNeeded`): otherwise the answer's passage ties the value to the
+   * question by itself, and the bridge's unit cites another document for nothing.
+   */
+  neededAnchorOnly: boolean;
+  /**
    * Stop searching for a part once a search that started with a name it gives found nothing naming it
    * (plan.ts `searchedUnfound`). On the full sets such a name was found by a later hop in 2 of 41 runs,
    * neither answered right; the hops after it were 104 steps spent before the same refusal.
@@ -119,6 +125,7 @@ const HOP: HopSettings = {
   fieldValues: true,
   unitOwner: 0.8,
   chainOnly: true,
+  neededAnchorOnly: true,
   stopUnfound: true,
 };
 
