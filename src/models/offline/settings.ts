@@ -155,6 +155,13 @@ export interface AnswerSettings {
    */
   citeOnlyWhatAdds: boolean;
   /**
+   * Without a value, a chain's last hop stays cited (without earning it as a supporting sentence) only when it
+   * is of the bridge the best sentence names (its passage or title names a name of that sentence the question
+   * does not give) or is a field labelled with what is asked. A last search that found neither found another
+   * thing's sentence sharing the question's words: citing it named a source the answer does not stand on.
+   */
+  lastHopOnBridge: boolean;
+  /**
    * A question about the earlier state ("before the update") is answered by the older document of a series,
    * which alone is cited; the newer value is named with it. Off: the newer answers, the older is named as superseded.
    */
@@ -216,6 +223,7 @@ const ANSWER: AnswerSettings = {
   anchorIdentifiers: true,
   fieldLabelWeight: 0.3,
   citeOnlyWhatAdds: true,
+  lastHopOnBridge: true,
   priorAnswersFromOlder: true,
   completeNames: 2,
 };
