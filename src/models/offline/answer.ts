@@ -5,7 +5,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { type AnswerType, askedFor, type QuestionPart } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
-import { bridgedPair, chainPool } from "./bridge-answer.js";
+import { anchorNeeded, bridgedPair, chainPool } from "./bridge-answer.js";
 import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
@@ -247,6 +247,8 @@ export function answerFromEvidence(
     };
     let chosen = pick(part, all);
     let anchor: Candidate | undefined;
+    /** Was the answer bridged (its pool is then the chain alone, whether or not the anchor is cited)? */
+    let bridged = false;
     /** Sentences added only because they name what the answer's sentences do not: they stay cited. */
     let naming: Candidate[] = [];
     if (
@@ -261,8 +263,14 @@ export function answerFromEvidence(
         unitOwner: settings.hop.unitOwner,
       });
       if (pair && supports([pair.answer, pair.anchor])) {
-        chosen = [pair.answer, pair.anchor];
-        anchor = pair.anchor;
+        bridged = true;
+        // The anchor is cited only when the answer's own passage does not name what it names.
+        if (settings.hop.neededAnchorOnly && !anchorNeeded(part, pair) && supports([pair.answer]))
+          chosen = [pair.answer];
+        else {
+          chosen = [pair.answer, pair.anchor];
+          anchor = pair.anchor;
+        }
       }
     }
     if (!supports(chosen) && settings.answer.completeNames > 0) {
@@ -309,7 +317,7 @@ export function answerFromEvidence(
       part,
       kind,
       chosen,
-      all: chainPool(chosen, all, anchor, settings.hop.chainOnly),
+      all: chainPool(chosen, all, bridged, settings.hop.chainOnly),
       settings: settings.answer,
     });
     // The chain stays cited: the sentence naming the bridge is what ties the value to the question's names;

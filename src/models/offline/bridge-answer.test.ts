@@ -6,7 +6,7 @@ import { evidence, makeState } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import { answerKindOf } from "./answer-kind.js";
-import { bridgedPair, chainPool } from "./bridge-answer.js";
+import { anchorNeeded, bridgedPair, chainPool } from "./bridge-answer.js";
 import type { Candidate } from "./candidates.js";
 import { composePart } from "./compose.js";
 import { OFFLINE_PRESETS } from "./settings.js";
@@ -30,6 +30,23 @@ function unit(n: number, title: string, quote: string, score = 1): Candidate {
 
 const question = "When did the state containing Varnholt join the Union?";
 const part = decompose(question)[0]!;
+
+describe("anchorNeeded", () => {
+  const anchor = unit(1, "Varnholt", "Varnholt is a village in the north of Eldoria.");
+
+  it("needs the anchor when the answer's passage does not name what the anchor names", () => {
+    const answer = unit(2, "Eldoria", "Eldoria joined the Union on 4 May 1958.");
+    expect(anchorNeeded(part, { anchor, answer })).toBe(true);
+  });
+
+  it("drops the anchor when the answer's own passage names the question's name too", () => {
+    const answer = {
+      ...unit(2, "Eldoria", "Eldoria joined the Union on 4 May 1958."),
+      passageText: "Eldoria\nEldoria joined the Union on 4 May 1958. Its towns include Varnholt.",
+    };
+    expect(anchorNeeded(part, { anchor, answer })).toBe(false);
+  });
+});
 
 describe("bridgedPair", () => {
   const anchor = unit(1, "Varnholt", "Varnholt is a village in the north of Eldoria.");
@@ -146,11 +163,11 @@ describe("chainPool", () => {
     }).flatMap((c) => c.citations.map((x) => x.n));
 
   it("keeps a bridged answer to its chain: no rival of another document is cited", () => {
-    expect(cited(chainPool([lead, anchor], [lead, anchor, rival], anchor, true))).not.toContain(3);
-    expect(cited(chainPool([lead, anchor], [lead, anchor, rival], anchor, false))).toContain(3);
+    expect(cited(chainPool([lead, anchor], [lead, anchor, rival], true, true))).not.toContain(3);
+    expect(cited(chainPool([lead, anchor], [lead, anchor, rival], true, false))).toContain(3);
   });
 
   it("leaves the pool whole for an answer that is no bridged pair", () => {
-    expect(chainPool([lead], [lead, rival], undefined, true)).toHaveLength(2);
+    expect(chainPool([lead], [lead, rival], false, true)).toHaveLength(2);
   });
 });

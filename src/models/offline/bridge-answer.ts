@@ -41,6 +41,24 @@ export function belongs(c: Candidate, name: string, unitOwner = DEFAULT_OPTIONS.
   return mentions(c.passageText, name) ? 0.5 : 0;
 }
 
+/** The part's entities a unit names: in its quote or title, or anywhere in its record when it is a record's line. */
+function namedBy(part: Pick<QuestionPart, "entities">, c: Candidate): string[] {
+  // A line of a record (its `field: value` lines) speaks for the record: the ticket naming the endpoint
+  // gives the service on another line of it.
+  const record = fieldLine(c.quote) !== undefined;
+  return part.entities.filter(
+    (e) => mentions(c.quote, e) || mentions(c.title, e) || (record && mentions(c.passageText, e)),
+  );
+}
+
+/**
+ * Is the pair's anchor needed to tie the answer to the question: does it name something of the question that
+ * the answer's own passage does not? When the answer's passage names all the anchor names, it stands alone.
+ */
+export function anchorNeeded(part: Pick<QuestionPart, "entities">, pair: Pick<BridgedPair, "anchor" | "answer">) {
+  return namedBy(part, pair.anchor).some((e) => !mentions(pair.answer.passageText, e));
+}
+
 /**
  * The best anchor-and-answer pair of a part's evidence: the anchor unit names one of the part's entities and
  * a name the question does not give (the bridge); the answer unit is of another passage that belongs to the
@@ -60,12 +78,7 @@ export function bridgedPair(
   const typedUnits = all.filter((c) => hasAnswerType(c.quote, kind, question));
   let best: (BridgedPair & { score: number }) | undefined;
   for (const anchor of all) {
-    // A line of a record (its `field: value` lines) speaks for the record: the ticket naming the endpoint
-    // gives the service on another line of it.
-    const record = fieldLine(anchor.quote) !== undefined;
-    const named = (e: string) =>
-      mentions(anchor.quote, e) || mentions(anchor.title, e) || (record && mentions(anchor.passageText, e));
-    if (!part.entities.some(named)) continue;
+    if (namedBy(part, anchor).length === 0) continue;
     const bridges = unitBridges(anchor.quote, question, types, options.fieldValues);
     if (bridges.length === 0) continue;
     const have = termSet(anchor.context);
@@ -95,8 +108,8 @@ export function bridgedPair(
 export function chainPool(
   chosen: readonly Candidate[],
   all: readonly Candidate[],
-  anchor: Candidate | undefined,
+  bridged: boolean,
   chainOnly: boolean,
 ): Candidate[] {
-  return anchor && chainOnly ? [...chosen] : [...all];
+  return bridged && chainOnly ? [...chosen] : [...all];
 }

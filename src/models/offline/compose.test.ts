@@ -199,17 +199,49 @@ describe("composePart: citations of supporting sentences", () => {
     expect(off.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1, 4]);
   });
 
-  it("keeps a chain's last hop, where the head is answered, even without a link", () => {
+  it("keeps a chain's last hop of the bridge's page, where the head is answered, even without a link", () => {
     const q = "Who founded the company that built the Brimhall relay?";
     const hop1 = { ...unit(1, "The Brimhall relay was built by Carrow Works.", relay), step: 1 };
     const middle = { ...unit(2, "Relays of this kind are common.", faq), step: 2 };
     const hop2 = {
-      ...unit(3, "It was founded by Edda Lunn in 1911.", { title: "Noted firms", docId: "firms.md" }),
+      ...unit(3, "It was founded by Edda Lunn in 1911.", { title: "Carrow Works", docId: "firms.md" }),
       step: 3,
     };
     const claims = compose(q, [hop1, middle, hop2]);
     expect(decompose(q)[0]!.chain).toBe(true);
     expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1, 3]);
+  });
+
+  it("drops a chain's last hop of another thing than the bridge (unless the setting is off)", () => {
+    const q = "Who founded the company that built the Brimhall relay?";
+    const part = decompose(q)[0]!;
+    const hop1 = { ...unit(1, "The Brimhall relay was built by Carrow Works.", relay), step: 1 };
+    const stray = {
+      ...unit(3, "The Tessel guild was founded by Ivo Rane.", { title: "Tessel guild", docId: "guild.md" }),
+      step: 3,
+    };
+    const cited = (lastHopOnBridge: boolean) =>
+      composePart({
+        question: q,
+        part,
+        kind: answerKindOf(part),
+        chosen: [hop1, stray],
+        all: [hop1, stray],
+        settings: { ...settings, lastHopOnBridge },
+      }).flatMap((c) => c.citations.map((x) => x.n));
+    expect(cited(true)).toEqual([1]);
+    expect(cited(false)).toEqual([1, 3]);
+  });
+
+  it("keeps a chain's last hop whose document names the bridge in another passage of the evidence", () => {
+    const q = "Who founded the company that built the Brimhall relay?";
+    const firms = { title: "Noted firms", docId: "firms.md" };
+    const hop1 = { ...unit(1, "The Brimhall relay was built by Carrow Works.", relay), step: 1 };
+    const hop2 = { ...unit(3, "It was founded by Edda Lunn in 1911.", firms), step: 3 };
+    const sibling = { ...unit(4, "Carrow Works makes relays for mines.", firms), step: 3 };
+    const claims = compose(q, [hop1, hop2], [hop1, hop2, sibling]);
+    expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1, 3]);
+    expect(compose(q, [hop1, hop2]).flatMap((c) => c.citations.map((x) => x.n))).toEqual([1]);
   });
 });
 

@@ -220,8 +220,26 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     const last = Math.max(...rest.map((c) => c.step));
     const record = extractEntities(part.text).some((e) => e.type === "identifier");
     const lastHop = (c: Candidate) => c.step === last && (part.chain || (c.step > first.step && !record));
+    // A chain's last hop is the answer's own when it is of the bridge the best sentence names (its title, or a
+    // passage of its document in the evidence, names it), or a field labelled with what is asked ("carrier: ...");
+    // otherwise the last search found another thing's sentence sharing the question's words.
+    const bridges = extractEntities(first.quote)
+      .map((e) => e.text)
+      .filter((e) => !mentions(input.question, e));
+    const ofBridge = (c: Candidate) =>
+      bridges.some(
+        (e) =>
+          mentions(c.title, e) || input.all.some((o) => o.item.docId === c.item.docId && mentions(o.passageText, e)),
+      );
+    const asked = askedTerms(part);
+    const labelled = (c: Candidate) =>
+      fieldsOf(c.quote, c.header).some((f) => {
+        const label = termSet(f.label);
+        return asked.some((t) => label.has(t));
+      });
+    const ownHop = (c: Candidate) => !part.chain || !settings.lastHopOnBridge || ofBridge(c) || labelled(c);
     const kept = supported(input, [first], rest.filter(follows));
-    return [first, ...rest.filter((c) => kept.includes(c) || (follows(c) && lastHop(c)))].map(claimOf);
+    return [first, ...rest.filter((c) => kept.includes(c) || (follows(c) && lastHop(c) && ownHop(c)))].map(claimOf);
   }
   const fresh = freshest(found, input);
   // "Before the update": the older document answers and is the one cited; the newer value is named with it.

@@ -98,6 +98,12 @@ export interface HopSettings {
   /** A bridged answer cites only its chain (the bridge's unit and the unit answering for the bridge). */
   chainOnly: boolean;
   /**
+   * A bridged answer cites the bridge's unit only when that unit names something of the question the answer's
+   * own passage does not (bridge-answer.ts `anchorNeeded`): otherwise the answer's passage ties the value to the
+   * question by itself, and the bridge's unit cites another document for nothing.
+   */
+  neededAnchorOnly: boolean;
+  /**
    * Stop searching for a part once a search that started with a name it gives found nothing naming it
    * (plan.ts `searchedUnfound`). On the full sets such a name was found by a later hop in 2 of 41 runs,
    * neither answered right; the hops after it were 104 steps spent before the same refusal.
@@ -119,6 +125,7 @@ const HOP: HopSettings = {
   fieldValues: true,
   unitOwner: 0.8,
   chainOnly: true,
+  neededAnchorOnly: true,
   stopUnfound: true,
 };
 
@@ -147,6 +154,13 @@ export interface AnswerSettings {
    * answer or is context, and its citation would name a source the answer does not use.
    */
   citeOnlyWhatAdds: boolean;
+  /**
+   * Without a value, a chain's last hop stays cited (without earning it as a supporting sentence) only when it
+   * is of the bridge the best sentence names (its passage or title names a name of that sentence the question
+   * does not give) or is a field labelled with what is asked. A last search that found neither found another
+   * thing's sentence sharing the question's words: citing it named a source the answer does not stand on.
+   */
+  lastHopOnBridge: boolean;
   /**
    * A question about the earlier state ("before the update") is answered by the older document of a series,
    * which alone is cited; the newer value is named with it. Off: the newer answers, the older is named as superseded.
@@ -209,6 +223,7 @@ const ANSWER: AnswerSettings = {
   anchorIdentifiers: true,
   fieldLabelWeight: 0.3,
   citeOnlyWhatAdds: true,
+  lastHopOnBridge: true,
   priorAnswersFromOlder: true,
   completeNames: 2,
 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addsConstraint, earnsCitation, linksTo, type SupportUnit, supportingUnits } from "./supporting.js";
 
 function unit(docId: string, title: string, quote: string, rest = ""): SupportUnit {
-  return { quote, title, passageText: `${title}\n${quote} ${rest}`, item: { docId } };
+  return { quote, context: `${title} ${quote}`, title, passageText: `${title}\n${quote} ${rest}`, item: { docId } };
 }
 
 const lead = unit(
@@ -37,6 +37,20 @@ describe("earnsCitation", () => {
     expect(earnsCitation(q, region, [lead])).toBe(true);
     // Once a kept passage holds it, another passage naming it adds nothing.
     expect(addsConstraint(q, region, [lead, region])).toBe(false);
+  });
+
+  it("drops a sentence whose passage names the constraint only in another sentence", () => {
+    const q = "After how long does the Quillon gateway drop idle sessions in the Marrowfield region?";
+    const aside = unit(
+      "notes/lore.md",
+      "Place names",
+      "The old name means 'the headland'.",
+      "Marrowfield was once a port.",
+    );
+    expect(addsConstraint(q, aside, [lead])).toBe(false);
+    expect(earnsCitation(q, aside, [lead])).toBe(false);
+    const stating = unit("notes/lore.md", "Place names", "Marrowfield was once a port.");
+    expect(addsConstraint(q, stating, [lead])).toBe(true);
   });
 });
 

@@ -2,7 +2,8 @@
  * Which supporting sentences earn a citation next to the ones an answer already keeps. A sentence of the
  * same document adds no new source; a sentence of another document is kept only when it adds something the
  * kept ones lack: a constraint of the question (a name, identifier, number, year, version) their passages do
- * not hold, or a link in the chain of facts (it is the page of something a kept sentence names, it names a kept
+ * not hold and the sentence itself states (with its title and headings; not merely its passage elsewhere),
+ * or a link in the chain of facts (it is the page of something a kept sentence names, it names a kept
  * page, or it shares with a kept sentence a name the question does not give). Anything else only repeats the
  * answer from another passage or is context, and would cite a source the answer does not use. Every check is
  * linear in the texts it reads.
@@ -10,9 +11,13 @@
 import { extractEntities, mentions } from "../../text/entities.js";
 import { constraintsOf, coverConstraints } from "./constraints.js";
 
-/** What the check reads of a unit: its quote, its passage (title, section and text), its title and document. */
+/**
+ * What the check reads of a unit: its quote, its context (title, section, heading and table header with the
+ * quote), its passage (title, section and text), its title and document.
+ */
 export interface SupportUnit {
   quote: string;
+  context: string;
   passageText: string;
   title: string;
   item: { docId: string };
@@ -21,11 +26,16 @@ export interface SupportUnit {
 /** Shortest title that counts as a name a sentence can mention ("Iowa", not "A"). */
 const MIN_TITLE = 4;
 
-/** Does the unit's passage hold a constraint of the question that no kept unit's passage holds? */
+/**
+ * Does the unit state a constraint of the question that no kept unit's passage holds? The unit's own context
+ * must state it: a passage that names the constraint in another sentence does not make an unrelated sentence
+ * of it ("the name means 'the headland'") support the answer; the sentence of it that does state the
+ * constraint is the one to cite.
+ */
 export function addsConstraint(question: string, unit: SupportUnit, kept: readonly SupportUnit[]): boolean {
   const missing = coverConstraints(constraintsOf(question), kept.map((k) => k.passageText).join("\n")).missing;
   if (missing.length === 0) return false;
-  return coverConstraints(missing, unit.passageText).missing.length < missing.length;
+  return coverConstraints(missing, unit.context).missing.length < missing.length;
 }
 
 /**
