@@ -53,7 +53,7 @@ function stateWith(question: string, evidence: EvidenceItem[]): AgentState {
 function quotesFor(question: string, evidence: EvidenceItem[], on = true): string[] {
   const part = decompose(question)[0]!;
   const state = stateWith(question, evidence);
-  const filter = { skipBoilerplate: on, anchorIdentifiers: on, fieldLabelWeight: on ? 0.3 : 0 };
+  const filter = { skipBoilerplate: on, anchorIdentifiers: on, fieldLabelWeight: on ? 0.3 : 0, wordForms: on };
   return candidates(state, part, 0, answerKindOf(part), filter).map((c) => c.quote);
 }
 

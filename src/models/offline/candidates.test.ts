@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EvidenceItem } from "../../spec/answer.js";
 import { makeState, searchRecord } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
-import { candidates, cjkNamesHeld, evidenceForPart, wordTerms } from "./candidates.js";
+import { candidates, cjkNamesHeld, evidenceForPart, fieldNameTerms, wordTerms } from "./candidates.js";
 
 describe("wordTerms", () => {
   it("drops CJK pairs that straddle two words but keeps the words", () => {
@@ -128,5 +128,70 @@ describe("what a unit says of what is asked", () => {
     });
     const [best] = candidates(state, decompose(q)[0]!, 0, "number");
     expect(best!.asked).toBe(1);
+  });
+});
+
+describe("candidates with other word forms", () => {
+  const page: EvidenceItem = {
+    id: "guide/kennel.md::0",
+    docId: "guide/kennel.md",
+    source: "guide",
+    title: "Kennel rules",
+    text: [
+      "# Kennel rules",
+      "",
+      "Ferrets travel in padded kennels on the lower deck.",
+      "If a ferret sneezes for longer than 2 days, it is isolated in the side room.",
+    ].join("\n"),
+    score: 0.6,
+    step: 1,
+    callId: "c1",
+  };
+  const record: EvidenceItem = {
+    id: "log.csv#P-7::0",
+    docId: "log.csv#P-7",
+    source: "log",
+    text: "parcel_id: P-7\nweighed_on: 2025-11-02\nshipped_on: 2025-11-04",
+    score: 0.6,
+    step: 1,
+    callId: "c2",
+  };
+  const stateOf = (question: string, item: EvidenceItem) =>
+    makeState({
+      standaloneQuestion: question,
+      evidence: [item],
+      calls: [searchRecord(question, [item], { part: 0, corpus: item.source })],
+    });
+
+  it("counts a word in another form as the word asked", () => {
+    const question = "When does a ferret isolate in the kennels?";
+    const part = decompose(question)[0]!;
+    const on = candidates(stateOf(question, page), part, 0, "fact");
+    const off = candidates(stateOf(question, page), part, 0, "fact", {
+      skipBoilerplate: true,
+      anchorIdentifiers: true,
+      fieldLabelWeight: 0.3,
+      wordForms: false,
+    });
+    const sneeze = (list: typeof on) => list.find((c) => c.quote.includes("sneezes"))!;
+    expect(sneeze(on).asked).toBeGreaterThan(sneeze(off).asked);
+  });
+
+  it("reads a snake_case field name as its words", () => {
+    const question = "When was P-7 shipped?";
+    const part = decompose(question)[0]!;
+    const ranked = candidates(stateOf(question, record), part, 0, "date");
+    expect(ranked[0]?.quote).toBe("shipped_on: 2025-11-04");
+  });
+});
+
+describe("fieldNameTerms", () => {
+  it("gives the words of a snake_case field name", () => {
+    expect(fieldNameTerms({ text: "weighed_on: 2025-11-02" })).toContain("weigh");
+  });
+
+  it("gives nothing for a field that holds another record's code", () => {
+    expect(fieldNameTerms({ text: "courier_id: c_4411" })).toEqual([]);
+    expect(fieldNameTerms({ text: "courier_id: QX-41" })).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { EvidenceItem } from "../../spec/answer.js";
 import type { AgentState, CallRecord } from "../../spec/engine.js";
 import { mentions } from "../../text/entities.js";
-import { coverage, fold, termSet } from "../../text/overlap.js";
+import { coverage, fold, labelTerms, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { AnswerType, QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
@@ -17,6 +17,8 @@ import {
   ofOtherRecord,
 } from "./answer-units.js";
 import { callsForPart, fullText, passagesOf, type Unit, unitsOf } from "./evidence-view.js";
+import { fieldsOf } from "./value-span.js";
+import { formCoverage, formsOf } from "./word-forms.js";
 
 /** A quotable unit of the gathered evidence, scored for one part of the question. */
 export interface Candidate {
@@ -29,6 +31,8 @@ export interface Candidate {
   /** Title, section and text of the whole passage. */
   passageText: string;
   header?: string[];
+  /** The heading the unit sits under inside its passage ("v2.3 (2026-03-01)"). */
+  heading?: string;
   /** Where the unit starts in its passage. */
   start: number;
   /** Share of what the part asks (its non-entity terms, or the hop's query) this unit covers. */
@@ -63,6 +67,24 @@ export function askedTerms(part: QuestionPart): string[] {
   return [...wordTerms(part), ...part.head].filter((t) => !entityTerms.has(t));
 }
 
+/** A field value that is a code or key (m_24691, T-1087): one token, starting with a letter, holding a digit. */
+const CODE_VALUE = /^\p{L}[\p{L}\d_./-]*\d[\p{L}\d_./-]*$/u;
+
+/**
+ * The words of a unit's field names ("delivered_on" gives "delivered"): a `delivered_on: 2025-04-01` line
+ * states when something was delivered. A field holding a code names another record ("merchant_id:
+ * m_24691" points at a merchant, it says nothing about one), so its name adds nothing.
+ */
+export function fieldNameTerms(unit: { text: string; header?: string[] }): string[] {
+  const out: string[] = [];
+  for (const f of fieldsOf(unit.text, unit.header)) {
+    const value = unit.text.slice(f.start, f.end).replace(/[*`]/g, "").trim();
+    if (value === "" || CODE_VALUE.test(value)) continue;
+    out.push(...labelTerms(f.label));
+  }
+  return out;
+}
+
 /** Which units may answer and how fields count (see answer-units.ts and AnswerSettings). */
 export interface CandidateOptions {
   /** Skip headings, lines of a table of contents and whole contents passages. */
@@ -71,6 +93,11 @@ export interface CandidateOptions {
   anchorIdentifiers: boolean;
   /** Added to the score of a unit with a field whose label names what is asked. */
   fieldLabelWeight: number;
+  /**
+   * What the part says counts in other forms of its words too ("quarantine" in "quarantined"; word-forms.ts),
+   * and a snake_case field name in its words ("delivered_on" states "delivered").
+   */
+  wordForms: boolean;
 }
 
 /** A field labelled by what is asked gains `weight`; a line that is only the asked record's key loses it. */
@@ -80,7 +107,12 @@ function fieldWeight(unit: Unit, asked: string[], named: string[], weight: numbe
   return keyOnly(unit, named) ? -weight : 0;
 }
 
-const DEFAULT_OPTIONS: CandidateOptions = { skipBoilerplate: true, anchorIdentifiers: true, fieldLabelWeight: 0.3 };
+const DEFAULT_OPTIONS: CandidateOptions = {
+  skipBoilerplate: true,
+  anchorIdentifiers: true,
+  fieldLabelWeight: 0.3,
+  wordForms: true,
+};
 
 /**
  * The calls a part's candidates come from, with the passages and query terms to weigh them by: the part's
@@ -141,6 +173,7 @@ export function candidates(
     const callAsked = callTerms.every((t) => entityTerms.has(t)) ? [] : callTerms;
     for (const { n, passage } of passages) {
       const title = passage.title ?? "";
+      const passageText = fullText(passage);
       // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
       const topical = coverage(part.terms, fullText(passage));
       // A passage that is the record of an entity the question names (ticket Q-2042's row, REQ-2031-007's page).
@@ -156,8 +189,12 @@ export function candidates(
         // The heading the unit sits under names what it states ("## Signatures" over "Every call carries ...").
         const context = `${title} ${passage.section ?? ""} ${unit.heading ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
         const have = termSet(context);
+        // A field's snake_case name states its words; other forms of the part's words count as them.
+        if (filter.wordForms) for (const t of fieldNameTerms(unit)) if (!kinds.has(t)) have.add(t);
+        const forms = filter.wordForms ? formsOf(have) : undefined;
+        const cover = (wanted: string[]) => (forms ? formCoverage(wanted, forms) : coverage(wanted, have));
         const onCall = coverage(callTerms, have);
-        const onPart = coverage(part.terms, have);
+        const onPart = cover(part.terms);
         if (onCall === 0 && onPart === 0) continue;
         const typed = hasAnswerType(
           unit.text,
@@ -178,7 +215,7 @@ export function candidates(
           0.3 * topical +
           0.3 * about +
           // A field counts in a passage about what the part names (not a glossary row of the asked word).
-          (named.every((e) => mentions(fullText(passage), e))
+          (named.every((e) => mentions(passageText, e))
             ? fieldWeight(unit, labelAsked, named, filter.fieldLabelWeight)
             : 0);
         out.push({
@@ -188,11 +225,12 @@ export function candidates(
           title,
           score,
           context,
-          passageText: fullText(passage),
+          passageText,
           header: unit.header,
+          heading: unit.heading,
           start: unit.start,
           // What it asks: the part's own non-entity words, or the words this hop searched for.
-          asked: asked.length === 0 ? 1 : Math.max(coverage(callAsked, have), coverage(asked, have)),
+          asked: asked.length === 0 ? 1 : Math.max(coverage(callAsked, have), cover(asked)),
           item: passage,
         });
       }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decompose } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import type { Candidate } from "./candidates.js";
-import { composePart } from "./compose.js";
+import { claimOf, composePart, datedHeading } from "./compose.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 const settings = OFFLINE_PRESETS.balanced.answer;
@@ -282,5 +282,24 @@ describe("composePart: the earlier state of a series", () => {
       settings: { ...settings, priorAnswersFromOlder: false },
     });
     expect(off[0]!.citations).toEqual([{ n: 2, quote: "- Pallet check rate: 97.5%" }]);
+  });
+});
+
+describe("claimOf under a dated heading", () => {
+  const notes = { title: "Release notes", docId: "notes.md" };
+
+  it("leads with a version or date heading the sentence does not name", () => {
+    const c = { ...unit(1, "- Parcels need a barcode label.", notes), heading: "v4.1 (2025-07-14)" };
+    expect(claimOf(c).text).toBe("Release notes, v4.1 (2025-07-14): Parcels need a barcode label.");
+    expect(claimOf(c).citations).toEqual([{ n: 1, quote: "- Parcels need a barcode label." }]);
+  });
+
+  it("leaves headings without a version or date, and ones the sentence names, out", () => {
+    expect(datedHeading({ heading: "Labels" }, "Parcels need a barcode label.")).toBeUndefined();
+    expect(datedHeading({ heading: "Route v4" }, "Parcels need a barcode label.")).toBeUndefined();
+    expect(datedHeading({ heading: "v4.1" }, "Since v4.1 parcels need a label.")).toBeUndefined();
+    expect(datedHeading({ heading: "Audit of 3 March 2025" }, "Two crates were open.")).toBe("Audit of 3 March 2025");
+    const c = { ...unit(1, "Parcels need a barcode label.", notes), heading: "Labels" };
+    expect(claimOf(c).text).toBe("Release notes: Parcels need a barcode label.");
   });
 });

@@ -42,8 +42,27 @@ export function claimOf(c: Candidate): DraftClaim {
   const header = c.header && !looksLikeInstruction(c.header.join(" ")) ? c.header : undefined;
   const text = readable(c.quote, header);
   const title = safeTitle(c);
-  const withTitle = title && !mentions(text, title) && text.length < 80 ? `${title}: ${text}` : text;
-  return { text: withTitle, citations: [cite(c)] };
+  const titled = title && !mentions(text, title) && text.length < 80;
+  // A dated or versioned heading says since when the unit holds: it leads, after the title when that leads.
+  const dated = datedHeading(c, text);
+  const lead = titled && dated ? `${title}, ${dated}` : titled ? title : dated;
+  return { text: lead ? `${lead}: ${text}` : text, citations: [cite(c)] };
+}
+
+/** A version ("v2.3") or a full date ("2026-03-01", "3 March 2026") in a heading. */
+const VERSION_OR_DATE =
+  /(?:^|[^\p{L}\d])v\d+(?:\.\d+)+(?![\d.]*\d)|\b(?:19|20)\d{2}-\d{2}-\d{2}\b|\b\d{1,2}\.? \p{L}{3,9}\.? (?:19|20)\d{2}\b/u;
+
+/**
+ * The heading a unit sits under when it dates or versions what the unit states ("## v2.3 (2026-03-01)" over
+ * "- Client certificates are required."): a changelog's entry holds since then, which the unit alone does
+ * not say. Undefined when the heading has no version or date, reads like an instruction, or the text names it.
+ */
+export function datedHeading(c: Pick<Candidate, "heading">, text: string): string | undefined {
+  const heading = c.heading?.replace(/[*`]/g, "").trim();
+  if (!heading || heading.length > 80 || looksLikeInstruction(heading)) return undefined;
+  if (!VERSION_OR_DATE.test(heading) || mentions(text, heading)) return undefined;
+  return heading;
 }
 
 /** The supporting units that earn their citation next to `lead` (all of `rest` when the setting is off). */

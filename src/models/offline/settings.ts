@@ -171,6 +171,11 @@ export interface AnswerSettings {
    * evidence that names it (complete-names.ts); 0 turns it off.
    */
   completeNames: number;
+  /**
+   * Units are scored with other forms of the part's words ("quarantine" in "quarantined") and the words of
+   * snake_case field names ("delivered_on"); see word-forms.ts. Answer selection only, not retrieval.
+   */
+  wordForms: boolean;
 }
 
 export interface SqlSettings {
@@ -226,6 +231,7 @@ const ANSWER: AnswerSettings = {
   lastHopOnBridge: true,
   priorAnswersFromOlder: true,
   completeNames: 2,
+  wordForms: true,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
