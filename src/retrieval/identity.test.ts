@@ -17,6 +17,11 @@ describe("identifiersOf", () => {
     expect(identifiersOf("Which depot packed ZQ-417 and crate_88 in 2031-04?")).toEqual(["zq-417", "crate_88"]);
     expect(identifiersOf("how many crates in 2031")).toEqual([]);
   });
+
+  it("ends an identifier where Chinese or Japanese text runs into it without a space", () => {
+    expect(identifiersOf("点検記録ZQ-417で見つかった木箱は")).toEqual(["zq-417"]);
+    expect(identifiersOf("仓库ZQ-417的箱子")).toEqual(["zq-417"]);
+  });
 });
 
 describe("ownNames", () => {

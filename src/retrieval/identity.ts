@@ -3,6 +3,9 @@ import type { Passage } from "../spec/passage.js";
 /** Longest query the identifier scan reads (the pattern is linear; the cap keeps a hostile query cheap). */
 const MAX_QUERY = 2000;
 
+/** What ends an identifier: anything but letters, digits and joiners, and the CJK scripts, written without spaces. */
+const SEPARATORS = /[^\p{L}\p{N}_.-]+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/u;
+
 /**
  * Identifier-looking tokens of a query: a word of letters and digits joined by `-`, `_` or `.`, holding both a
  * letter and a digit ("ZQ-417", "AB_12", "run-7.log"). The tokenizer splits them ("zq", "417"), so a document
@@ -11,7 +14,8 @@ const MAX_QUERY = 2000;
 export function identifiersOf(query: string): string[] {
   const out = new Set<string>();
   // Split first, then test each token anchored: the two character classes are disjoint, so this is linear.
-  for (const raw of query.slice(0, MAX_QUERY).split(/[^\p{L}\p{N}_.-]+/u)) {
+  // Chinese, Japanese and Korean text runs into an identifier without a space ("報告ZQ-417で"): it splits too.
+  for (const raw of query.slice(0, MAX_QUERY).split(SEPARATORS)) {
     const token = raw.replace(/^[-_.]+/, "").replace(/[-_.]+$/, "");
     if (!/^[\p{L}\p{N}]+(?:[-_.][\p{L}\p{N}]+)+$/u.test(token)) continue;
     if (/\p{L}/u.test(token) && /\p{N}/u.test(token)) out.add(token.toLowerCase());

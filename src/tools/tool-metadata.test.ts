@@ -23,6 +23,7 @@ describe("tool metadata, declared on each tool", () => {
     expect(reads).toEqual({
       search: "passages",
       search_by_source: "passages",
+      lookup: "passages",
       list_sources: "none",
       search_entity: "passages",
       traverse_graph: "passages",
@@ -35,7 +36,14 @@ describe("tool metadata, declared on each tool", () => {
 
   it("marks the read-only passage tools cacheable, and nothing that runs SQL", () => {
     const cacheable = toolset.names().filter((n) => toolset.get(n)?.cacheable === true);
-    expect(cacheable.sort()).toEqual(["find_path", "search", "search_by_source", "search_entity", "traverse_graph"]);
+    expect(cacheable.sort()).toEqual([
+      "find_path",
+      "lookup",
+      "search",
+      "search_by_source",
+      "search_entity",
+      "traverse_graph",
+    ]);
     expect(describeTool(toolset.get("run_sql")!)).toMatchObject({ reads: "tables", cacheable: false });
   });
 

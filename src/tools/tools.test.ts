@@ -131,7 +131,7 @@ describe("executeToolCall", () => {
     const { ctx, toolset } = await setup();
     const result = await executeToolCall(toolset, { tool: "web_search", args: {} }, ctx);
     expect(result).toMatchObject({ status: "error" });
-    expect(result.hint).toContain("available tools: search, search_by_source, list_sources");
+    expect(result.hint).toContain("available tools: search, search_by_source, lookup, list_sources");
   });
 
   it("times out a hanging tool", async () => {

@@ -3,6 +3,7 @@ import { InvalidInputError } from "../spec/errors.js";
 import type { SourceInfo } from "../spec/source.js";
 import { type AnyTool, describeTool } from "./define-tool.js";
 import { listSourcesTool } from "./list-sources.js";
+import { createLookupTool } from "./lookup.js";
 import { createSearchTool } from "./search.js";
 import { searchBySourceTool } from "./search-by-source.js";
 
@@ -26,7 +27,7 @@ export interface CreateToolsetOptions {
   exclude?: readonly string[];
 }
 
-/** The built-in retrieval tools (`search`, `search_by_source`, `list_sources`) plus any given. */
+/** The built-in retrieval tools (`search`, `search_by_source`, `lookup`, `list_sources`) plus any given. */
 export function createToolset(options: CreateToolsetOptions): Toolset {
   const names = options.sources.map((s) => (typeof s === "string" ? s : s.name));
   const tools = new Map<string, AnyTool>();
@@ -45,6 +46,7 @@ export function createToolset(options: CreateToolsetOptions): Toolset {
   const builtIn = [
     createSearchTool({ sources: names, maxQueryChars: options.maxQueryChars }),
     searchBySourceTool,
+    createLookupTool({ sources: names }),
     listSourcesTool,
   ] as AnyTool[];
   for (const tool of builtIn) if (!options.exclude?.includes(tool.name)) toolset.register(tool);

@@ -128,5 +128,6 @@ export function fullText(p: { title?: string; section?: string; text: string }):
 /** A stable key for a tool call, to notice repeats. */
 export function callKey(tool: string, args: Record<string, unknown>): string {
   const query = typeof args.query === "string" ? args.query.toLowerCase().replace(/\s+/g, " ").trim() : "";
-  return `${tool}|${String(args.corpus ?? args.docId ?? "")}|${query}`;
+  const key = typeof args.key === "string" ? `|${args.key.toLowerCase().trim()}` : "";
+  return `${tool}|${String(args.corpus ?? args.docId ?? "")}${key}|${query}`;
 }

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { EvidenceItem } from "../../spec/answer.js";
 import type { CallRecord, EngineContext } from "../../spec/engine.js";
 import { passageKey } from "../../spec/passage.js";
-import { evidence, makeState } from "../__fixtures__/state.js";
+import { evidence, makeState, searchRecord } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import {
   aboutQuestion,
   anchored,
   hopWords,
+  lookupCalls,
   planCalls,
   searchableWords,
   searchedUnfound,
@@ -134,6 +135,36 @@ describe("planCalls, a hop's bridge", () => {
     expect(queries[0]).toMatch(/^Quillon County/);
     const off = { ...OFFLINE_PRESETS.balanced, hop: { ...OFFLINE_PRESETS.balanced.hop, typeFit: 0 } };
     expect((await hopQueries(off))[0]).toMatch(/^Westmarch/);
+  });
+});
+
+describe("lookupCalls: a hop from a record's code looks up the code's own entry", () => {
+  const lookupTool = { name: "lookup", description: "Look up a key.", inputSchema: {}, parallelSafe: true };
+  const record: EvidenceItem = { ...evidence(1, "order_id: QO-117\ndepot: ZQ"), docId: "orders.csv#QO-117" };
+  const prose = evidence(2, "Orders picked at VX are packed overnight.");
+  const state = makeState({
+    tools: [...makeState().tools, lookupTool],
+    evidence: [record, prose],
+    calls: [searchRecord("who runs the depot of QO-117", [record, prose])],
+  });
+  const settings = OFFLINE_PRESETS.balanced;
+
+  it("plans one lookup of a field's value, with the words the hop wants, once", () => {
+    const issued = new Set<string>();
+    const calls = lookupCalls(state, 0, "ZQ", ["runs", "depot"], settings, issued);
+    expect(calls).toEqual([
+      { tool: "lookup", args: { key: "ZQ", query: "runs depot", k: settings.hopK }, subQuestion: 0, follows: "ZQ" },
+    ]);
+    expect(lookupCalls(state, 0, "ZQ", ["runs", "depot"], settings, issued)).toEqual([]);
+  });
+
+  it("plans none for a code only prose names, without the tool, or with hop.lookupKeys off", () => {
+    expect(lookupCalls(state, 0, "VX", ["depot"], settings, new Set())).toEqual([]);
+    expect(lookupCalls(makeState({ ...state, tools: makeState().tools }), 0, "ZQ", [], settings, new Set())).toEqual(
+      [],
+    );
+    const off = { ...settings, hop: { ...settings.hop, lookupKeys: false } };
+    expect(lookupCalls(state, 0, "ZQ", ["depot"], off, new Set())).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import { typeFit, typeWords, unitBridges } from "./bridge-type.js";
 import { currentLinks, leadsOn, onChain, siblingRecord } from "./chain-links.js";
 import { changeAsk, versionCalls } from "./compare-versions.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+import { lookupWorthy } from "./key-link.js";
 import { rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
 import { describeCalls, sqlCalls, sqlCovers, sqlThought } from "./sql-steps.js";
@@ -40,6 +41,29 @@ async function searchCalls(
     calls.push({ tool: "search", args, subQuestion: index, ...(follows ? { follows } : {}) });
   }
   return calls;
+}
+
+/**
+ * A hop from a code looks up the entry keyed by it, when the run has the `lookup` tool: the code is written in
+ * every record that refers to it, and a search for it finds those, not the directory row that says what it
+ * stands for (a depot code's site and manager).
+ */
+export function lookupCalls(
+  state: AgentState,
+  index: number,
+  entity: string,
+  want: readonly string[],
+  settings: Pick<OfflineSettings, "hop" | "hopK">,
+  exclude: Set<string>,
+): Call[] {
+  if (!settings.hop.lookupKeys || !state.tools.some((t) => t.name === "lookup")) return [];
+  const found = callsForPart(state, index).flatMap((r) => passagesOf(state, r).map((x) => x.passage));
+  if (!lookupWorthy(entity, found)) return [];
+  const args = { key: entity, ...(want.length > 0 ? { query: want.join(" ") } : {}), k: settings.hopK };
+  const key = callKey("lookup", args);
+  if (exclude.has(key)) return [];
+  exclude.add(key);
+  return [{ tool: "lookup", args, subQuestion: index, follows: entity }];
 }
 
 /**
@@ -388,6 +412,7 @@ export async function planCalls(
       (e) => !usedAlready(e, used),
     );
     for (const entity of bridgeEntities.slice(0, settings.bridgesPerHop)) {
+      calls.push(...lookupCalls(state, index, entity, want, settings, issued));
       const hop = `${entity} ${want.join(" ")}`.trim();
       calls.push(
         ...(await searchCalls(

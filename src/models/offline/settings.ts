@@ -109,6 +109,11 @@ export interface HopSettings {
    * neither answered right; the hops after it were 104 steps spent before the same refusal.
    */
   stopUnfound: boolean;
+  /**
+   * A hop from a code (a site, account or record code: key-link.ts `keyLike`) also looks up the entry keyed
+   * by it (the `lookup` tool: its record, the directory row it heads), not only passages that mention it.
+   */
+  lookupKeys: boolean;
 }
 
 const HOP: HopSettings = {
@@ -127,6 +132,7 @@ const HOP: HopSettings = {
   chainOnly: true,
   neededAnchorOnly: true,
   stopUnfound: true,
+  lookupKeys: true,
 };
 
 export interface AnswerSettings {
