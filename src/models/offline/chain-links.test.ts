@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CallRecord } from "../../spec/engine.js";
-import { currentLinks, leadsOn, onChain, siblingRecord } from "./chain-links.js";
+import { commonness, currentLinks, leadsOn, onChain, siblingRecord, titledAfter } from "./chain-links.js";
 
 const record = (follows?: string): CallRecord => ({
   call: { callId: "c", tool: "search", args: { query: "q" }, ...(follows ? { follows } : {}) },
@@ -56,5 +56,36 @@ describe("siblingRecord", () => {
     expect(siblingRecord("T-2071", ["T-2071"])).toBe(false);
     expect(siblingRecord("Estrovia", ["T-2071"])).toBe(false);
     expect(siblingRecord("INV-88", ["T-2071"])).toBe(false);
+  });
+});
+
+describe("commonness", () => {
+  it("grows with the share of documents naming the name, on a log scale", () => {
+    expect(commonness(1, 1000)).toBe(0);
+    expect(commonness(1000, 1000)).toBe(1);
+    const rare = commonness(3, 1000)!;
+    const common = commonness(200, 1000)!;
+    expect(rare).toBeGreaterThan(0);
+    expect(rare).toBeLessThan(0.05);
+    expect(common).toBeGreaterThan(rare + 0.5);
+  });
+
+  it("is unknown without counts, and never above 1", () => {
+    expect(commonness(undefined, 1000)).toBeUndefined();
+    expect(commonness(50, 20)).toBe(1);
+  });
+});
+
+describe("titledAfter", () => {
+  it("is true for a title that is the name, with or without a qualifier", () => {
+    expect(titledAfter("Orlen Creek", "Orlen Creek")).toBe(true);
+    expect(titledAfter("Orlen Creek (Estrovia)", "Orlen Creek")).toBe(true);
+    expect(titledAfter("Tamsby, Estrovia", "Tamsby")).toBe(true);
+    expect(titledAfter("Ledger Sync Runbook", "Ledger Sync")).toBe(true);
+  });
+
+  it("is false for a longer title that only holds the name as one of its words", () => {
+    expect(titledAfter("Estrovian Rowing Federation", "Estrovian")).toBe(false);
+    expect(titledAfter("Grey Point Lighthouse", "Halden")).toBe(false);
   });
 });

@@ -55,3 +55,30 @@ export function siblingRecord(candidate: string, named: readonly string[]): bool
   const shape = (s: string) => s.replace(/\d/g, "0");
   return named.some((n) => n !== candidate && /\d/.test(n) && shape(n) === shape(candidate));
 }
+
+/**
+ * How common a name is in the knowledge base, 0..1: the square of the log of the documents mentioning it over
+ * the log of all documents (1 for a name every document mentions, 0 for one only a single document names).
+ * A bridge the chain can follow names one thing ("<person>", "<river>"); a demonym or a country named on a
+ * good share of the pages ("American", "<big country>") links nearly everything to everything and leads to no
+ * page of its own. Squared, so that names of a few pages each (a person, a song) stay nearly level and only
+ * the names of many pages fall. `undefined` without counts (no entity graph).
+ */
+export function commonness(documents: number | undefined, total: number): number | undefined {
+  if (documents === undefined) return undefined;
+  if (documents <= 1 || total <= 1) return 0;
+  return Math.min(1, Math.log(documents) / Math.log(total)) ** 2;
+}
+
+/**
+ * Is a document's title after the name: it mentions the name, and the name is at least half of its words
+ * once a trailing qualifier is left off ("Orlen Creek (Estrovia)", "Tamsby, Estrovia" are after "Orlen
+ * Creek" and "Tamsby"; "Estrovian Rowing Federation" is not after "Estrovian"). A common word is in many
+ * titles; a page of its own is what makes a name worth following.
+ */
+export function titledAfter(title: string, name: string): boolean {
+  if (!mentions(title, name)) return false;
+  const head = title.replace(/\s*\([^()]*\)\s*$/, "").split(",")[0] ?? title;
+  const count = (s: string) => s.split(/\s+/).filter(Boolean).length;
+  return mentions(head, name) ? count(name) * 2 >= count(head) : count(name) * 2 >= count(title);
+}

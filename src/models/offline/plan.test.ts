@@ -109,6 +109,29 @@ describe("hopWords", () => {
     const part = decompose("What is the retention period of audit logs?")[0]!;
     expect(hopWords(part, ["retention"], on)).toEqual(["retention"]);
   });
+  it("leaves out the words of the names the part gives (hop.skipNameWords)", () => {
+    const part = decompose("Which county holds the village Orla Vennick was born in?")[0]!;
+    expect(part.entities).toContain("Orla Vennick");
+    const keep = { hop: { ...on.hop, skipNameWords: false } };
+    expect(hopWords(part, ["vennick", "born"], keep)).toEqual(["vennick", "born"]);
+    expect(hopWords(part, ["vennick", "born"], on)).toEqual(["born"]);
+    // Only name words missing: the hop asks for the part's other words instead.
+    const others = hopWords(part, ["orla", "vennick"], on);
+    expect(others).toContain("county");
+    expect(others.some((w) => w === "orla" || w === "vennick")).toBe(false);
+  });
+  it("keeps an identifier's words: they find the record's own fields again", () => {
+    const part = decompose("What is the carrier of shipment QX-4410?")[0]!;
+    expect(hopWords(part, ["qx", "4410", "carrier"], on)).toEqual(["qx", "4410", "carrier"]);
+    // The same part as if its name held no figure: the name's words leave.
+    const named = { ...part, entities: ["QX-Forty"], terms: ["carrier", "shipment", "qx", "forty"] };
+    expect(hopWords(named, ["qx", "forty", "carrier"], on)).toEqual(["carrier"]);
+  });
+  it("keeps the words of names when the part gives several (the others constrain the bridge)", () => {
+    const part = decompose("Which founder of the Tamsby Guild signed the Harlow Canal Charter?")[0]!;
+    expect(part.entities.length).toBeGreaterThan(1);
+    expect(hopWords(part, ["harlow", "canal", "signed"], on)).toEqual(["harlow", "canal", "signed"]);
+  });
 });
 
 describe("planCalls, a hop's bridge", () => {
@@ -251,6 +274,77 @@ describe("planCalls, a hop goes on from the chain's page", () => {
   it("follows the name whose hop finds a new page saying what is asked (hop.lookahead)", async () => {
     expect((await followed(hop({}), probing))[0]).toBe("Estrovia");
     expect((await followed(hop({ lookahead: 0 }), probing))[0]).toBe("Tamsby");
+  });
+});
+
+describe("planCalls, a bridge names one thing", () => {
+  const q = "Which club did the coach of the Tarrow Gulls play for?";
+  const team: EvidenceItem = {
+    ...evidence(1, "The Tarrow Gulls are a Velish rowing crew coached by Imre Dalkas."),
+    title: "Tarrow Gulls",
+    source: "wiki",
+  };
+  const call: CallRecord = {
+    call: { callId: "c1", tool: "search", args: { corpus: "wiki", query: q, k: 3 }, subQuestion: 0 },
+    step: 1,
+    status: "ok",
+    passageKeys: [passageKey(team)],
+  };
+  const state = makeState({ question: q, standaloneQuestion: q, step: 2, evidence: [team], calls: [call] });
+  state.sources = state.sources.map((s) => ({ ...s, documents: 500 }));
+  // The graph knows both names; the demonym is mentioned on most pages, the coach on two, and neither has a
+  // page of its own.
+  const counts: Record<string, number> = { Velish: 600, "Imre Dalkas": 2 };
+  const graph: EngineContext = {
+    signal: new AbortController().signal,
+    entity: async (value) =>
+      counts[value] === undefined
+        ? undefined
+        : {
+            entity: {
+              key: value.toLowerCase(),
+              text: value,
+              type: "name",
+              mentions: counts[value]!,
+              documents: counts[value]!,
+            },
+            defined: false,
+          },
+  };
+  const followed = async (commonPenalty: number) => {
+    const settings = {
+      ...OFFLINE_PRESETS.balanced,
+      bridgesPerHop: 2,
+      hop: { ...OFFLINE_PRESETS.balanced.hop, commonPenalty, lookahead: 0 },
+    };
+    const plan = await planCalls(state, graph, decompose(q), settings);
+    return plan.calls.filter((c) => c.tool === "search").map((c) => c.follows);
+  };
+
+  it("follows the rare name before the one most pages mention (hop.commonPenalty)", async () => {
+    expect((await followed(1))[0]).toBe("Imre Dalkas");
+    expect((await followed(0))[0]).toBe("Velish");
+  });
+
+  // Without a graph: a probe for the demonym finds a longer title holding it; the coach's probe finds his page.
+  const titles: Record<string, string> = { Velish: "Velish Rowing Federation", "Imre Dalkas": "Imre Dalkas" };
+  const probing: EngineContext = {
+    signal: new AbortController().signal,
+    probe: async (query) =>
+      titles[query] ? [{ ...evidence(7, `${titles[query]} is named here.`), title: titles[query] }] : [],
+  };
+  const byTitle = async (strictTitle: boolean) => {
+    const settings = {
+      ...OFFLINE_PRESETS.balanced,
+      hop: { ...OFFLINE_PRESETS.balanced.hop, strictTitle, lookahead: 0 },
+    };
+    const plan = await planCalls(state, probing, decompose(q), settings);
+    return plan.calls.filter((c) => c.tool === "search").map((c) => c.follows);
+  };
+
+  it("counts a page of its own only when titled after the name (hop.strictTitle)", async () => {
+    expect((await byTitle(true))[0]).toBe("Imre Dalkas");
+    expect((await byTitle(false))[0]).toBe("Velish");
   });
 });
 

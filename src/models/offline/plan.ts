@@ -6,7 +6,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { typeFit, typeWords, unitBridges } from "./bridge-type.js";
-import { currentLinks, leadsOn, onChain, siblingRecord } from "./chain-links.js";
+import { commonness, currentLinks, leadsOn, onChain, siblingRecord, titledAfter } from "./chain-links.js";
 import { changeAsk, versionCalls } from "./compare-versions.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { lookupWorthy } from "./key-link.js";
@@ -123,14 +123,38 @@ const HOP_WORDS = 4;
  * `hop.headQuery`, what is asked of the last thing first (its head), then the missing words.
  */
 export function hopWords(
-  part: Pick<QuestionPart, "chain" | "head" | "text">,
+  part: Pick<QuestionPart, "chain" | "head" | "text" | "entities" | "terms">,
   missing: readonly string[],
   settings: Pick<OfflineSettings, "hop">,
 ): string[] {
   const base = missing.length > 0 ? missing : part.head;
   const ordered = settings.hop.headQuery && part.chain && part.head.length > 0 ? [...part.head, ...base] : [...base];
-  const words = searchableWords([...new Set(ordered)], part.text);
+  const words = notNameWords(part, searchableWords([...new Set(ordered)], part.text), settings);
   return settings.hop.headQuery && part.chain ? words.slice(0, HOP_WORDS) : words;
+}
+
+/**
+ * With `hop.skipNameWords`, the words of the one name the part gives leave a hop's search: the hop looks up
+ * the bridge, and the question's own name brings back the page the chain started from (a part naming several
+ * keeps them: the others are what the bridge must be linked to). When only such words are
+ * missing, the hop searches for the part's other words (what kind of thing is asked), at most `HOP_WORDS`.
+ */
+function notNameWords(
+  part: Pick<QuestionPart, "entities" | "terms" | "text">,
+  words: readonly string[],
+  settings: Pick<OfflineSettings, "hop">,
+): string[] {
+  // Of several names, the others than the chain's start are constraints the bridge must meet: keep them.
+  // An identifier (a record's code) stays: it is what finds the record's own fields again.
+  if (!settings.hop.skipNameWords || part.entities.length !== 1 || /\d/.test(part.entities[0]!)) return [...words];
+  const named = termSet(part.entities.join(" "));
+  const kept = words.filter((w) => !named.has(fold(w)));
+  if (kept.length > 0) return kept;
+  const others = searchableWords(
+    part.terms.filter((t) => !named.has(t)),
+    part.text,
+  ).slice(0, HOP_WORDS);
+  return others.length > 0 ? others : [...words];
 }
 
 /** An entity every word of which an earlier query already held has been followed (or asked) before. */
@@ -198,10 +222,13 @@ async function bridges(
   let scored = score(chain.passages, chain.chained);
   if (scored.size === 0 && chain.chained) scored = score(seeds.passages, false);
   const top = [...scored.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
+  const totalDocuments = state.sources.reduce((sum, s) => sum + s.documents, 0);
   for (const entry of top) {
     // The entity graph knows which names have a page of their own in this knowledge base; a probe search
     // answers the same where the store keeps no graph (or the graph does not know the name).
     const known = ctx.entity ? await ctx.entity(entry[0]) : undefined;
+    // A name many pages mention ("American", a large country) links everything to everything.
+    entry[1] -= (commonness(known?.entity.documents, totalDocuments) ?? 0) * settings.hop.commonPenalty;
     if (known?.defined) {
       entry[1] += 1;
       continue;
@@ -209,7 +236,8 @@ async function bridges(
     if (!ctx.probe) continue;
     const hits = await ctx.probe(entry[0], { k: 2 });
     if (hits === undefined) continue;
-    if (hits.some((h) => h.title && mentions(h.title, entry[0]))) entry[1] += 1;
+    const titled = settings.hop.strictTitle ? titledAfter : mentions;
+    if (hits.some((h) => h.title && titled(h.title, entry[0]))) entry[1] += 1;
     else if (!hits.some((h) => mentions(fullText(h), entry[0]))) entry[1] -= 1;
   }
   if (settings.hop.lookahead > 0 && ctx.probe && want.length > 0) {
