@@ -157,6 +157,12 @@ export interface AnswerSettings {
    * evidence that names it (complete-names.ts); 0 turns it off.
    */
   completeNames: number;
+  /**
+   * Weight (0..1) in the sufficiency check of a question word that no passage of the gathered evidence holds
+   * (a descriptive word such as "assorted" or "notable" the sources phrase otherwise); words the evidence
+   * holds, words naming what is asked, and numbers weigh 1. 1 turns it off.
+   */
+  unheldWordWeight: number;
 }
 
 export interface SqlSettings {
@@ -211,6 +217,7 @@ const ANSWER: AnswerSettings = {
   citeOnlyWhatAdds: true,
   priorAnswersFromOlder: true,
   completeNames: 2,
+  unheldWordWeight: 0.5,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
