@@ -40,3 +40,23 @@ export function coverage(query: string | string[], text: string | Set<string>): 
   for (const term of wanted) if (have.has(term)) hit++;
   return hit / wanted.length;
 }
+
+/**
+ * Like `coverage`, with each query term counting by its weight (`weight(term)` on the folded term, 0..1):
+ * the weighted share of the query the text holds. All weights 1 gives `coverage`.
+ */
+export function weightedCoverage(
+  query: string[],
+  text: string | Set<string>,
+  weight: (term: string) => number,
+): number {
+  const have = typeof text === "string" ? termSet(text) : text;
+  let total = 0;
+  let hit = 0;
+  for (const term of query.map(fold)) {
+    const w = weight(term);
+    total += w;
+    if (have.has(term)) hit += w;
+  }
+  return total > 0 ? hit / total : 0;
+}

@@ -1,12 +1,12 @@
 import { stripCitationMarkers } from "../../safety/citation-markers.js";
 import type { AgentState, DraftAnswer, DraftClaim } from "../../spec/engine.js";
 import { extractEntities, mentions } from "../../text/entities.js";
-import { coverage, fold, termSet } from "../../text/overlap.js";
+import { coverage, fold, termSet, weightedCoverage } from "../../text/overlap.js";
 import { type AnswerType, askedFor, type QuestionPart } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import { hasAnswerType } from "./answer-types.js";
 import { anchorNeeded, bridgedPair, chainPool } from "./bridge-answer.js";
-import { type Candidate, candidates, cjkNamesHeld, wordTerms } from "./candidates.js";
+import { type Candidate, candidates, cjkNamesHeld, wordTerms, wordWeight } from "./candidates.js";
 import { comparisonClaim, numberIn, type Side } from "./compare.js";
 import { dateComparisonClaim, dateSide, type SideEvidence, sharedVerdict } from "./compare-shared.js";
 import { codesFor, orderedValue } from "./compare-values.js";
@@ -230,6 +230,7 @@ export function answerFromEvidence(
       otherFound.push(`the evidence gives this for ${others[0]}, not ${part.entities.join(", ")} ("${said}")`);
       return true;
     };
+    const weight = wordWeight(state, part, settings.answer.unheldWordWeight);
     const supports = (chosen: Candidate[]): boolean => {
       const text = chosen.map((c) => c.context).join(" ");
       const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
@@ -240,7 +241,7 @@ export function answerFromEvidence(
       );
       // Enough of the part covered, and some sentence about what it asks (not only its names).
       const enough =
-        coverage(wordTerms(part), text) >= settings.minAnswerCoverage &&
+        weightedCoverage(wordTerms(part), text, weight) >= settings.minAnswerCoverage &&
         chosen.some((c) => c.asked >= ASKED_MIN) &&
         cjkNamesHeld(part, text, settings.answer.cjkNameLength);
       return chosen.length > 0 && entitiesOk && typed && enough && graded && !forOther(chosen);

@@ -1,9 +1,9 @@
 import type { EvidenceItem } from "../../spec/answer.js";
 import type { AgentState, CallRecord } from "../../spec/engine.js";
 import { mentions } from "../../text/entities.js";
-import { coverage, fold, labelTerms, termSet } from "../../text/overlap.js";
+import { coverage, fold, labelTerms, termSet, weightedCoverage } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
-import type { AnswerType, QuestionPart } from "./analyze.js";
+import { type AnswerType, askedFor, type QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import {
   cleanLead,
@@ -85,6 +85,23 @@ export function fieldNameTerms(unit: { text: string; header?: string[] }): strin
   return out;
 }
 
+/**
+ * How much each (folded) word of the part counts when measuring how much of it a sentence states: a word no
+ * passage of the gathered evidence holds weighs `unheld` (a descriptive word the sources phrase otherwise:
+ * it tells little about whether a sentence answers); words the evidence holds, the words naming what is
+ * asked for, and numbers weigh 1.
+ */
+export function wordWeight(state: AgentState, part: Pick<QuestionPart, "text" | "terms">, unheld: number) {
+  if (unheld >= 1) return () => 1;
+  const full = new Set([...askedFor(part.text).map(fold), ...part.terms.filter((t) => /\d/.test(t)).map(fold)]);
+  let held: Set<string> | undefined;
+  return (term: string): number => {
+    if (full.has(term)) return 1;
+    held ??= termSet(state.evidence.map((e) => e.text).join("\n"));
+    return held.has(term) ? 1 : unheld;
+  };
+}
+
 /** Which units may answer and how fields count (see answer-units.ts and AnswerSettings). */
 export interface CandidateOptions {
   /** Skip headings, lines of a table of contents and whole contents passages. */
@@ -98,6 +115,8 @@ export interface CandidateOptions {
    * and a snake_case field name in its words ("delivered_on" states "delivered").
    */
   wordForms: boolean;
+  /** Weight of a part's word no gathered passage holds in `asked` (see `wordWeight`); 1 or absent: all count alike. */
+  unheldWordWeight?: number;
 }
 
 /** A field labelled by what is asked gains `weight`; a line that is only the asked record's key loses it. */
@@ -157,6 +176,7 @@ export function candidates(
 ): Candidate[] {
   const out: Candidate[] = [];
   const asked = askedTerms(part);
+  const weight = wordWeight(state, part, filter.unheldWordWeight ?? 1);
   const named = part.entities;
   const entityTerms = termSet(named.join(" "));
   // What a field's label must name to answer: the asked terms, not the kind of the record named ("ticket").
@@ -230,7 +250,13 @@ export function candidates(
           heading: unit.heading,
           start: unit.start,
           // What it asks: the part's own non-entity words, or the words this hop searched for.
-          asked: asked.length === 0 ? 1 : Math.max(coverage(callAsked, have), cover(asked)),
+          asked:
+            asked.length === 0
+              ? 1
+              : Math.max(
+                  coverage(callAsked, have),
+                  forms ? formCoverage(asked, forms, undefined, weight) : weightedCoverage(asked, have, weight),
+                ),
           item: passage,
         });
       }

@@ -205,6 +205,12 @@ export interface AnswerSettings {
    * snake_case field names ("delivered_on"); see word-forms.ts. Answer selection only, not retrieval.
    */
   wordForms: boolean;
+  /**
+   * Weight (0..1) in the sufficiency check of a question word that no passage of the gathered evidence holds
+   * (a descriptive word such as "assorted" or "notable" the sources phrase otherwise); words the evidence
+   * holds, words naming what is asked, and numbers weigh 1. 1 turns it off.
+   */
+  unheldWordWeight: number;
 }
 
 export interface SqlSettings {
@@ -261,6 +267,7 @@ const ANSWER: AnswerSettings = {
   priorAnswersFromOlder: true,
   completeNames: 2,
   wordForms: true,
+  unheldWordWeight: 0.5,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {

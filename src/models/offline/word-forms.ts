@@ -46,9 +46,15 @@ export function formCoverage(
   wanted: readonly string[],
   forms: ReadonlySet<string>,
   options: FormOptions = DEFAULT_FORMS,
+  weight: (term: string) => number = () => 1,
 ): number {
-  if (wanted.length === 0) return 0;
+  let total = 0;
   let hit = 0;
-  for (const term of wanted) if (hasForm(forms, fold(term), options)) hit++;
-  return hit / wanted.length;
+  for (const term of wanted) {
+    const folded = fold(term);
+    const w = weight(folded);
+    total += w;
+    if (hasForm(forms, folded, options)) hit += w;
+  }
+  return total > 0 ? hit / total : 0;
 }
