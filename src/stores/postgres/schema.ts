@@ -4,9 +4,10 @@ import { BM25_MIGRATION } from "./bm25.js";
 import { BM25_STATS_MIGRATION } from "./bm25-stats.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
 import { READABLE_POLICY_MIGRATION } from "./policies.js";
+import { POSTINGS_MIGRATION } from "./postings.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 4;
+export const PG_SCHEMA_VERSION = 5;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
@@ -183,7 +184,12 @@ $$;
 `;
 
 /** Step n upgrades a database at version n to n + 1, in the transaction that records it. */
-const MIGRATIONS: string[] = [DDL_V2, BM25_MIGRATION, `${BM25_STATS_MIGRATION}\n${READABLE_POLICY_MIGRATION}`];
+const MIGRATIONS: string[] = [
+  DDL_V2,
+  BM25_MIGRATION,
+  `${BM25_STATS_MIGRATION}\n${READABLE_POLICY_MIGRATION}`,
+  POSTINGS_MIGRATION,
+];
 
 /** A feature that is off because the server lacks what it needs, with how to turn it on. */
 export interface MissingFeature {

@@ -6,6 +6,7 @@ import { bm25Ranking, rankTerms, termLexemes } from "./bm25.js";
 import { Params } from "./db.js";
 import { getEmbedderInfo, storedDims } from "./documents.js";
 import { chunkFilter, queryFilter, readableFilter } from "./filters.js";
+import { postingsRanking } from "./postings.js";
 import { type TextMatch, TS_CONFIG } from "./schema.js";
 
 /** The document row of a chunk `c`, as `d` (its title is among the scored columns). */
@@ -46,21 +47,27 @@ export async function keywordSearch(
   if (terms.length === 0 || k <= 0) return [];
   const p = new Params();
   await noJit(client);
-  const ranking = bm25Ranking({
-    p,
-    table: "chunks",
-    alias: "c",
-    tsv: "tsv",
-    config: TS_CONFIG,
-    terms,
-    lexemes: await termLexemes(client, terms, TS_CONFIG),
-    readable: (alias) => readableFilter(p, query.principal, alias),
-    narrow: queryFilter(p, query, "c"),
-    select: { rowid: "c.rowid" },
-    tieBreak: "m.rowid",
-    k,
-    match: options.match,
-  });
+  const lexemes = await termLexemes(client, terms, TS_CONFIG);
+  const readable = (alias: string) => readableFilter(p, query.principal, alias);
+  const narrow = queryFilter(p, query, "c");
+  // Terms of one lexeme each are ranked from their postings; a phrase needs its positions (the tsvector).
+  const ranking = lexemes.every((t) => t.single)
+    ? postingsRanking({ p, lexemes: lexemes.map((t) => t.lexemes[0] as string), readable, narrow, k })
+    : bm25Ranking({
+        p,
+        table: "chunks",
+        alias: "c",
+        tsv: "tsv",
+        config: TS_CONFIG,
+        terms,
+        lexemes,
+        readable,
+        narrow,
+        select: { rowid: "c.rowid" },
+        tieBreak: "m.rowid",
+        k,
+        match: options.match,
+      });
   // The top k are ranked on the chunks alone and only they are joined to their documents: the join (and the
   // documents' row-level-security checks) on every match took 30 of a search's 31 ms at 5k chunks. A chunk
   // the filters pass always has a document they pass (same tenant, source and ACL).
