@@ -5,16 +5,20 @@ import { BM25_STATS_MIGRATION } from "./bm25-stats.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
 import { READABLE_POLICY_MIGRATION } from "./policies.js";
 import { POSTINGS_MIGRATION } from "./postings.js";
+import { restemToPorter } from "./restem.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 5;
+export const PG_SCHEMA_VERSION = 6;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
 /** The role `querySql` runs under: no privileges but SELECT on the views of one query. */
 export const SQL_ROLE = "ferret_sql";
 
-/** Text search configuration: English snowball stemming (as SQLite's porter) with no stop words. */
+/**
+ * Text search configuration: Snowball's `porter` stemming (from schema 6; the algorithm of SQLite's FTS5 porter
+ * tokenizer) with no stop words.
+ */
 export const TS_CONFIG = "ferret.ferret_text";
 
 /**
@@ -184,11 +188,12 @@ $$;
 `;
 
 /** Step n upgrades a database at version n to n + 1, in the transaction that records it. */
-const MIGRATIONS: string[] = [
+const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
   DDL_V2,
   BM25_MIGRATION,
   `${BM25_STATS_MIGRATION}\n${READABLE_POLICY_MIGRATION}`,
   POSTINGS_MIGRATION,
+  (client) => restemToPorter(client, TS_CONFIG),
 ];
 
 /** A feature that is off because the server lacks what it needs, with how to turn it on. */
@@ -365,7 +370,8 @@ async function migrate(client: pg.ClientBase, url: string, target: number): Prom
     for (let v = current; v < target; v++) {
       const step = v === 0 ? DDL_V1 : MIGRATIONS[v - 1];
       if (step === undefined) throw new StoreError(`No migration from schema version ${v}.`);
-      await client.query(step);
+      if (typeof step === "string") await client.query(step);
+      else await step(client);
       await client.query("INSERT INTO ferret.schema_migrations (version) VALUES ($1)", [v + 1]);
     }
     await client.query("COMMIT");

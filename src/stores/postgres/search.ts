@@ -22,15 +22,6 @@ export function tsqueryText(terms: string[]): string | undefined {
 }
 
 /**
- * Turns JIT compilation off for the rest of the transaction. A ranking over many matches is costed past
- * jit_above_cost, and compiling its expressions took longer than running them (8.8 of 12.8 s for one search
- * at 100k chunks, PostgreSQL 15 with LLVM).
- */
-async function noJit(client: pg.ClientBase): Promise<void> {
-  await client.query("SET LOCAL jit = off");
-}
-
-/**
  * Keyword ranking over the chunks the principal may read: the SQLite store's bm25 (FTS5's formula and column
  * weights, see bm25.ts) over every match, ties broken by rowid as there. Matching is the tsvector's (stemmed,
  * any term, the GIN index finds them); `raw` > 0, higher is better. pg_textsearch's index (where it exists)
@@ -45,29 +36,45 @@ export async function keywordSearch(
   const terms = rankTerms(query.terms);
   const k = Math.floor(query.k);
   if (terms.length === 0 || k <= 0) return [];
-  const p = new Params();
-  await noJit(client);
   const lexemes = await termLexemes(client, terms, TS_CONFIG);
-  const readable = (alias: string) => readableFilter(p, query.principal, alias);
-  const narrow = queryFilter(p, query, "c");
-  // Terms of one lexeme each are ranked from their postings; a phrase needs its positions (the tsvector).
-  const ranking = lexemes.every((t) => t.single)
-    ? postingsRanking({ p, lexemes: lexemes.map((t) => t.lexemes[0] as string), readable, narrow, k })
-    : bm25Ranking({
-        p,
-        table: "chunks",
-        alias: "c",
-        tsv: "tsv",
-        config: TS_CONFIG,
-        terms,
-        lexemes,
-        readable,
-        narrow,
-        select: { rowid: "c.rowid" },
-        tieBreak: "m.rowid",
-        k,
-        match: options.match,
-      });
+  if (lexemes.every((t) => t.single)) {
+    // Terms of one lexeme each are ranked from their postings; a phrase needs its positions (the tsvector).
+    const top = await postingsRanking(client, {
+      lexemes: lexemes.map((t) => t.lexemes[0] as string),
+      filters: (p) => ({
+        readable: (alias) => readableFilter(p, query.principal, alias),
+        narrow: () => queryFilter(p, query, "c"),
+      }),
+      k,
+    });
+    if (top.length === 0) return [];
+    const rows = (
+      await client.query<ScoredRow & { raw: number }>(
+        `SELECT ${SCORED_COLUMNS}, u.raw
+         FROM unnest($1::bigint[], $2::float8[]) WITH ORDINALITY AS u (rowid, raw, i)
+         JOIN chunks AS c ON c.rowid = u.rowid ${JOIN_DOCUMENT}
+         ORDER BY u.i`,
+        [top.map((r) => r.rowid), top.map((r) => r.raw)],
+      )
+    ).rows;
+    return rows.map((row) => toScoredChunk(row, row.raw));
+  }
+  const p = new Params();
+  const ranking = bm25Ranking({
+    p,
+    table: "chunks",
+    alias: "c",
+    tsv: "tsv",
+    config: TS_CONFIG,
+    terms,
+    lexemes,
+    readable: (alias) => readableFilter(p, query.principal, alias),
+    narrow: queryFilter(p, query, "c"),
+    select: { rowid: "c.rowid" },
+    tieBreak: "m.rowid",
+    k,
+    match: options.match,
+  });
   // The top k are ranked on the chunks alone and only they are joined to their documents: the join (and the
   // documents' row-level-security checks) on every match took 30 of a search's 31 ms at 5k chunks. A chunk
   // the filters pass always has a document they pass (same tenant, source and ACL).
@@ -93,7 +100,6 @@ export async function documentSearch(
   if (terms.length === 0 || query.k <= 0) return [];
   const p = new Params();
   const filter = { principal: query.principal, sources: query.sources, since: query.since };
-  await noJit(client);
   const ranking = bm25Ranking({
     p,
     table: "documents",
