@@ -19,3 +19,25 @@ export function readableRows(table: string): string {
 export const READABLE_POLICY_MIGRATION = ["chunks", "documents"]
   .map((table) => `ALTER POLICY readable_rows ON ferret.${table} USING (${readableRows(table)});`)
   .join("\n");
+
+/**
+ * The policy of the tables bound by tenant alone: the transaction's tenant, or every tenant. As `readableRows`,
+ * the settings are read in sub-selects, once per query, where tenant_ok read them for every row.
+ */
+export function tenantRows(): string {
+  return `(tenant = (SELECT current_setting('ferret.tenant', true))
+    OR (SELECT current_setting('ferret.all_tenants', true) = 'on'))`;
+}
+
+/** Schema step 4 -> 5: the tenant-bound tables take the policy above. */
+export const TENANT_POLICY_MIGRATION = [
+  "sources",
+  "table_sources",
+  "runs",
+  "turns",
+  "spend",
+  "graph_entities",
+  "graph_mentions",
+]
+  .map((table) => `ALTER POLICY tenant_rows ON ferret.${table} USING (${tenantRows()});`)
+  .join("\n");

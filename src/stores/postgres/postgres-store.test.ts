@@ -65,9 +65,11 @@ describe("extensions detected at start", () => {
       });
       try {
         expect(store.textsearchIndex).toBe(false);
-        expect(store.missing.map((m) => m.feature).sort()).toEqual(["BM25 keyword ranking", "vector index"]);
+        expect(store.missing.map((m) => m.feature).sort()).toEqual(["pg_textsearch index", "vector index"]);
         expect(warnings.join("\n")).toMatch(/vector index is off: .*CREATE EXTENSION vector/);
-        expect(warnings.join("\n")).toMatch(/BM25 keyword ranking is off: .*CREATE EXTENSION pg_textsearch/);
+        expect(warnings.join("\n")).toMatch(
+          /pg_textsearch index is off: .*Keyword search is not affected.*CREATE EXTENSION pg_textsearch/,
+        );
       } finally {
         await store.close();
       }

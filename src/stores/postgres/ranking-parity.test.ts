@@ -3,7 +3,7 @@
  * same top-k chunks in the same order with the same bm25 scores (FTS5's formula and column weights, computed
  * in PostgreSQL from the tsvectors), and the same top documents from the document pass. The corpus mixes
  * titles, sections, repeated terms, lengths, words FTS5 and PostgreSQL's parser split differently ("v2.1",
- * addresses, snake_case), German, Chinese and Japanese.
+ * addresses, snake_case), words Porter and Snowball English stem differently, German, Chinese and Japanese.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -70,6 +70,12 @@ const DOCS: FixtureDoc[] = [
       "Plums, pears and apples from the orchard go to the cider press on Saturdays.",
       "The harvest log v2.1 template adds a column for crate weight in kilograms.",
     ],
+  },
+  {
+    id: "shed/notices.md",
+    source: "garden",
+    title: "Noticeboard",
+    paragraphs: ["Communications about the watering rota are clearly marked on the noticeboard by the gate."],
   },
   {
     id: "shed/tools.md",
@@ -198,6 +204,29 @@ for (const [kind, start] of kinds) {
         compared += want.length;
       }
       expect(compared).toBeGreaterThan(QUERIES.length * 2);
+    });
+
+    it("stems as SQLite's Porter where Snowball English stems otherwise", async () => {
+      // Porter stems "communications" and "community" alike (commun), Snowball English apart (communic,
+      // communiti); Porter keeps "clearly" (clearli) apart from "clear", Snowball English joins them (clear).
+      for (const [question, found] of [
+        ["community", true],
+        ["clear", false],
+      ] as const) {
+        const want = await sqlite.keywordSearch(query(question));
+        const got = await pg.keywordSearch(query(question));
+        expect(
+          want.some((c) => c.docId === "shed/notices.md"),
+          question,
+        ).toBe(found);
+        expect(
+          got.map((c) => c.id),
+          question,
+        ).toEqual(want.map((c) => c.id));
+        got.forEach((c, i) => {
+          expect(c.raw, `${question} #${i}`).toBeCloseTo(want[i]?.raw ?? Number.NaN, 6);
+        });
+      }
     });
 
     it("ranks alike within a source filter and with a larger k", async () => {

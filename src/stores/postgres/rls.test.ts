@@ -70,7 +70,15 @@ describeOnServers(
         expect(forHarriet).toContain("salaries/2024.md");
         expect(forHarriet).toContain("handbook/bonus.md");
         // A transaction that set nothing sees nothing at all.
-        for (const table of ["documents", "chunks", "sources", "table_sources", "graph_mentions", "bm25_stats"]) {
+        for (const table of [
+          "documents",
+          "chunks",
+          "sources",
+          "table_sources",
+          "graph_mentions",
+          "bm25_stats",
+          "chunk_terms",
+        ]) {
           expect(await scoped(raw, undefined, `SELECT * FROM ferret.${table}`), table).toEqual([]);
         }
       } finally {
@@ -78,7 +86,7 @@ describeOnServers(
       }
     });
 
-    it("bm25's row and token totals are bound by the same policies: each principal's are those of the rows it may read", async () => {
+    it("bm25's row and token totals and the postings are bound by the same policies: each principal's are those of the rows it may read", async () => {
       const { store, raw, close } = await open();
       try {
         // A removal and a rewrite leave delta rows and fold them: the totals follow.
@@ -98,6 +106,20 @@ describeOnServers(
         }
         // The principals do see different rows (alice none of hr's, olga only globex's).
         expect(seen.size).toBeGreaterThan(2);
+        // The postings each principal may read are exactly those of the chunks it may read (one per chunk and
+        // lexeme of its tf).
+        const postings = `SELECT (SELECT count(*) FROM ferret.chunk_terms) AS postings,
+            (SELECT count(*) FROM ferret.chunks AS c, jsonb_object_keys(c.tf)) AS lexemes,
+            (SELECT count(*) FROM ferret.chunk_terms AS t
+             WHERE NOT EXISTS (SELECT 1 FROM ferret.chunks AS c WHERE c.rowid = t.rowid)) AS orphans`;
+        const counts = new Set<string>();
+        for (const scope of [principalScope(alice), principalScope(harriet), principalScope(olga), writeScope(ACME)]) {
+          const [row] = await scoped(raw, scope, postings);
+          expect(row?.postings, JSON.stringify(scope)).toBe(row?.lexemes);
+          expect(row?.orphans, JSON.stringify(scope)).toBe("0");
+          counts.add(String(row?.postings));
+        }
+        expect(counts.size).toBeGreaterThan(2);
       } finally {
         await close();
       }

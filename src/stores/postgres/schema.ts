@@ -3,17 +3,22 @@ import { StoreError } from "../../spec/errors.js";
 import { BM25_MIGRATION } from "./bm25.js";
 import { BM25_STATS_MIGRATION } from "./bm25-stats.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
-import { READABLE_POLICY_MIGRATION } from "./policies.js";
+import { READABLE_POLICY_MIGRATION, TENANT_POLICY_MIGRATION } from "./policies.js";
+import { POSTINGS_MIGRATION } from "./postings.js";
+import { restemToPorter } from "./restem.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 4;
+export const PG_SCHEMA_VERSION = 6;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
 /** The role `querySql` runs under: no privileges but SELECT on the views of one query. */
 export const SQL_ROLE = "ferret_sql";
 
-/** Text search configuration: English snowball stemming (as SQLite's porter) with no stop words. */
+/**
+ * Text search configuration: Snowball's `porter` stemming (from schema 6; the algorithm of SQLite's FTS5 porter
+ * tokenizer) with no stop words.
+ */
 export const TS_CONFIG = "ferret.ferret_text";
 
 /**
@@ -183,7 +188,17 @@ $$;
 `;
 
 /** Step n upgrades a database at version n to n + 1, in the transaction that records it. */
-const MIGRATIONS: string[] = [DDL_V2, BM25_MIGRATION, `${BM25_STATS_MIGRATION}\n${READABLE_POLICY_MIGRATION}`];
+const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
+  DDL_V2,
+  BM25_MIGRATION,
+  `${BM25_STATS_MIGRATION}\n${READABLE_POLICY_MIGRATION}`,
+  `${POSTINGS_MIGRATION}\n${TENANT_POLICY_MIGRATION}`,
+  (client) => restemToPorter(client, TS_CONFIG),
+];
+
+/** How to get pg_textsearch's index, which the warnings about it end with. */
+const TEXTSEARCH_HOW =
+  "To build it, install pg_textsearch on the server, add it to shared_preload_libraries (a restart), run CREATE EXTENSION pg_textsearch as a role allowed to, and restart ferret.";
 
 /** A feature that is off because the server lacks what it needs, with how to turn it on. */
 export interface MissingFeature {
@@ -242,9 +257,8 @@ export async function setupDatabase(
   let textsearch = await ensureExtension(client, "pg_textsearch");
   if (!textsearch) {
     missing.push({
-      feature: "BM25 keyword ranking",
-      message:
-        "pg_textsearch is not installed: its bm25 index is not built (keyword search ranks the same, with BM25 computed from the tsvectors). Install pg_textsearch and run CREATE EXTENSION pg_textsearch to use it.",
+      feature: "pg_textsearch index",
+      message: `pg_textsearch is not installed, so its BM25 index on chunks is not built. Keyword search is not affected: it ranks with bm25 (the SQLite store's ranking) from ferret's own postings. ${TEXTSEARCH_HOW}`,
     });
   }
   // PGlite serves every connection from one backend, so a role set by another connection may still be in
@@ -302,9 +316,8 @@ export async function setupDatabase(
     if (textsearch && !(await ensureBm25Index(client))) {
       textsearch = false;
       missing.push({
-        feature: "BM25 keyword ranking",
-        message:
-          "pg_textsearch is installed but its bm25 index cannot be created (is pg_textsearch in shared_preload_libraries?); keyword search ranks the same, with BM25 computed from the tsvectors.",
+        feature: "pg_textsearch index",
+        message: `pg_textsearch is installed but its BM25 index on chunks cannot be created. Keyword search is not affected: it ranks with bm25 (the SQLite store's ranking) from ferret's own postings. ${TEXTSEARCH_HOW}`,
       });
     }
     if (appRole !== undefined) await client.query("RESET ROLE");
@@ -359,7 +372,8 @@ async function migrate(client: pg.ClientBase, url: string, target: number): Prom
     for (let v = current; v < target; v++) {
       const step = v === 0 ? DDL_V1 : MIGRATIONS[v - 1];
       if (step === undefined) throw new StoreError(`No migration from schema version ${v}.`);
-      await client.query(step);
+      if (typeof step === "string") await client.query(step);
+      else await step(client);
       await client.query("INSERT INTO ferret.schema_migrations (version) VALUES ($1)", [v + 1]);
     }
     await client.query("COMMIT");

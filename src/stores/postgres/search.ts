@@ -6,6 +6,7 @@ import { bm25Ranking, rankTerms, termLexemes } from "./bm25.js";
 import { Params } from "./db.js";
 import { getEmbedderInfo, storedDims } from "./documents.js";
 import { chunkFilter, queryFilter, readableFilter } from "./filters.js";
+import { postingsRanking } from "./postings.js";
 import { type TextMatch, TS_CONFIG } from "./schema.js";
 
 /** The document row of a chunk `c`, as `d` (its title is among the scored columns). */
@@ -18,15 +19,6 @@ export const JOIN_DOCUMENT = "JOIN documents AS d ON d.tenant = c.tenant AND d.i
 export function tsqueryText(terms: string[]): string | undefined {
   const ranked = rankTerms(terms);
   return ranked.length > 0 ? ranked.map((t) => t.tsquery).join(" | ") : undefined;
-}
-
-/**
- * Turns JIT compilation off for the rest of the transaction. A ranking over many matches is costed past
- * jit_above_cost, and compiling its expressions took longer than running them (8.8 of 12.8 s for one search
- * at 100k chunks, PostgreSQL 15 with LLVM).
- */
-async function noJit(client: pg.ClientBase): Promise<void> {
-  await client.query("SET LOCAL jit = off");
 }
 
 /**
@@ -44,8 +36,30 @@ export async function keywordSearch(
   const terms = rankTerms(query.terms);
   const k = Math.floor(query.k);
   if (terms.length === 0 || k <= 0) return [];
+  const lexemes = await termLexemes(client, terms, TS_CONFIG);
+  if (lexemes.every((t) => t.single)) {
+    // Terms of one lexeme each are ranked from their postings; a phrase needs its positions (the tsvector).
+    const top = await postingsRanking(client, {
+      lexemes: lexemes.map((t) => t.lexemes[0] as string),
+      filters: (p) => ({
+        readable: (alias) => readableFilter(p, query.principal, alias),
+        narrow: () => queryFilter(p, query, "c"),
+      }),
+      k,
+    });
+    if (top.length === 0) return [];
+    const rows = (
+      await client.query<ScoredRow & { raw: number }>(
+        `SELECT ${SCORED_COLUMNS}, u.raw
+         FROM unnest($1::bigint[], $2::float8[]) WITH ORDINALITY AS u (rowid, raw, i)
+         JOIN chunks AS c ON c.rowid = u.rowid ${JOIN_DOCUMENT}
+         ORDER BY u.i`,
+        [top.map((r) => r.rowid), top.map((r) => r.raw)],
+      )
+    ).rows;
+    return rows.map((row) => toScoredChunk(row, row.raw));
+  }
   const p = new Params();
-  await noJit(client);
   const ranking = bm25Ranking({
     p,
     table: "chunks",
@@ -53,7 +67,7 @@ export async function keywordSearch(
     tsv: "tsv",
     config: TS_CONFIG,
     terms,
-    lexemes: await termLexemes(client, terms, TS_CONFIG),
+    lexemes,
     readable: (alias) => readableFilter(p, query.principal, alias),
     narrow: queryFilter(p, query, "c"),
     select: { rowid: "c.rowid" },
@@ -86,7 +100,6 @@ export async function documentSearch(
   if (terms.length === 0 || query.k <= 0) return [];
   const p = new Params();
   const filter = { principal: query.principal, sources: query.sources, since: query.since };
-  await noJit(client);
   const ranking = bm25Ranking({
     p,
     table: "documents",

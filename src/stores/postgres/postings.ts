@@ -1,0 +1,230 @@
+/**
+ * Postings of the chunks' terms, so a keyword search of one-word terms reads index entries, not chunk rows.
+ *
+ * `chunk_terms` holds one row per (chunk, lexeme): the lexeme's weighted frequency in the chunk (its `tf` entry),
+ * the chunk's token count, and the columns the chunks' policy reads (tenant, source, acl). Its index is keyed by
+ * (tenant, lexeme, rowid) and carries the rest, so a term's postings are one index range. Its policy is the
+ * chunks' (`readableRows`), over the same column values, so the postings a principal may read are exactly those
+ * of the chunks it may read.
+ *
+ * Statement triggers on chunks keep it: an insert adds the new rows' postings, a delete removes the old rows'
+ * (found by their `tf` keys in the index), an update does both. Each posting belongs to one chunk row, so
+ * concurrent writers touch no common row.
+ */
+
+import type pg from "pg";
+import { BM25_B, BM25_K1 } from "./bm25.js";
+import { Params } from "./db.js";
+import { readableRows } from "./policies.js";
+
+/** Schema step 4 -> 5. */
+export const POSTINGS_MIGRATION = `
+CREATE TABLE ferret.chunk_terms (
+  tenant text NOT NULL, lexeme text NOT NULL, rowid bigint NOT NULL,
+  f float8 NOT NULL, ntok integer NOT NULL, source text NOT NULL, acl jsonb NOT NULL
+);
+CREATE INDEX chunk_terms_by_term ON ferret.chunk_terms (tenant, lexeme, rowid) INCLUDE (f, ntok, source, acl);
+ALTER TABLE ferret.chunk_terms ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ferret.chunk_terms FORCE ROW LEVEL SECURITY;
+CREATE POLICY readable_rows ON ferret.chunk_terms USING (${readableRows("chunk_terms")}) WITH CHECK (ferret.tenant_ok(tenant));
+
+CREATE FUNCTION ferret.chunk_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    DELETE FROM ferret.chunk_terms AS ct USING old_rows AS r CROSS JOIN LATERAL jsonb_object_keys(r.tf) AS l (lexeme)
+    WHERE ct.tenant = r.tenant AND ct.lexeme = l.lexeme AND ct.rowid = r.rowid;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO ferret.chunk_terms (tenant, lexeme, rowid, f, ntok, source, acl)
+    SELECT r.tenant, t.key, r.rowid, t.value::float8, r.ntok, r.source, r.acl
+    FROM new_rows AS r CROSS JOIN LATERAL jsonb_each(r.tf) AS t;
+  END IF;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER chunk_terms_insert AFTER INSERT ON ferret.chunks REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ferret.chunk_terms_sync();
+CREATE TRIGGER chunk_terms_delete AFTER DELETE ON ferret.chunks REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ferret.chunk_terms_sync();
+CREATE TRIGGER chunk_terms_update AFTER UPDATE ON ferret.chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ferret.chunk_terms_sync();
+INSERT INTO ferret.chunk_terms (tenant, lexeme, rowid, f, ntok, source, acl)
+  SELECT c.tenant, t.key, c.rowid, t.value::float8, c.ntok, c.source, c.acl
+  FROM ferret.chunks AS c CROSS JOIN LATERAL jsonb_each(c.tf) AS t;
+`;
+
+/** What a ranking query reads the chunks through: the principal's tenant and ACL filter, and the query's narrowing. */
+export type RankFilters = (p: Params) => { readable: (alias: string) => string; narrow: () => string };
+
+/** A query for the driver: its text and parameters. */
+export interface RankQuery {
+  text: string;
+  values: unknown[];
+}
+
+/** FTS5's bm25 terms of the ranking: each term's bound on what it adds to a score is (k1 + 1) * idf. */
+const BOUND_SLACK = 1 + 1e-9;
+/** Pruning is tried when the postings of the terms that must be read in full are at most this share of all. */
+const ESSENTIAL_SHARE = 0.5;
+
+/**
+ * The chunks' bm25 ranking (see bm25.ts) from their postings, for terms of one lexeme each (`lexemes`, in query
+ * order, duplicates kept as FTS5 scores each phrase): a query returning the rowid and score (`raw`) of the top
+ * k, best first, ties broken by rowid. Exact top-k pruning (MaxScore), as the SQLite store prunes:
+ *
+ * 1. One pass counts each term's postings the principal may read (its n(q)), with N and avgdl (bm25_stats).
+ * 2. A term adds less than (k1 + 1) * idf to any score. The chunks holding the rarest term are scored in full;
+ *    their k-th score is a floor θ of the final k-th. The most frequent terms whose bounds sum below θ are
+ *    "rest": a chunk holding only rest terms scores below θ and cannot enter the top k.
+ * 3. The chunks holding any other ("essential") term are scored in full; their top k is the answer. Their
+ *    frequencies of every term are read by index probes, so a frequent term's postings are counted, never
+ *    gathered.
+ *
+ * When the essential terms hold most postings anyway, every posting is scored in one pass instead.
+ */
+export async function postingsRanking(
+  client: pg.ClientBase,
+  options: { lexemes: string[]; filters: RankFilters; k: number },
+): Promise<RankedRow[]> {
+  const { lexemes, k } = options;
+  const distinct = [...new Set(lexemes)];
+  const stats = await termStats(client, distinct, options.filters);
+  const hits = lexemes.map((l) => stats.terms.get(l)?.n ?? 0);
+  const all = hits.reduce((a, b) => a + b, 0);
+  const ranked = { lexemes, hits, stats, k, filters: options.filters };
+  const run = async (essential: string[] | undefined) => {
+    const q = scoreQuery({ ...ranked, essential });
+    return (await client.query<RankedRow>(q.text, q.values)).rows;
+  };
+  // Terms by bound, the rarest last; a lexeme repeated in the query adds its bound once per repeat.
+  const order = distinct
+    .map((l) => ({
+      l,
+      bound: lexemes.filter((x) => x === l).length * termBound(stats, l),
+      n: stats.terms.get(l)?.n ?? 0,
+    }))
+    .filter((t) => t.n > 0)
+    .sort((a, b) => a.bound - b.bound);
+  if (order.length < 2) return run(undefined);
+  // The seed: the rarest terms, until their chunks could fill the top k.
+  let seedTerms = 0;
+  for (let held = 0; seedTerms < order.length - 1 && held < k; seedTerms++)
+    held += order[order.length - 1 - seedTerms]?.n ?? 0;
+  const seedSet = order.slice(order.length - seedTerms);
+  if (seedSet.reduce((a, t) => a + t.n, 0) > ESSENTIAL_SHARE * all) return run(undefined);
+  const top = await run(seedSet.map((t) => t.l));
+  const theta = top.length === k ? (top[k - 1]?.raw ?? 0) : 0;
+  let restBound = 0;
+  let rest = 0;
+  for (const t of order) {
+    if ((restBound + t.bound) * BOUND_SLACK >= theta) break;
+    restBound += t.bound;
+    rest++;
+  }
+  const essential = order.slice(rest);
+  if (essential.length <= seedSet.length) return top;
+  const few = essential.reduce((a, t) => a + t.n, 0);
+  return run(few > ESSENTIAL_SHARE * all ? undefined : essential.map((t) => t.l));
+}
+
+/** A ranked chunk: its rowid and bm25 score. */
+export interface RankedRow {
+  rowid: number;
+  raw: number;
+}
+
+/**
+ * The most a term adds to any score the principal may read: bm25's term weight with the term's largest
+ * frequency and the shortest chunk holding it, which only raise it.
+ */
+function termBound(stats: TermStats, lexeme: string): number {
+  const t = stats.terms.get(lexeme);
+  if (t === undefined || t.n === 0) return 0;
+  const idf = Math.max(Math.log((stats.n - t.n + 0.5) / (t.n + 0.5)), 1e-6);
+  const norm = 1 - BM25_B + (BM25_B * t.minNtok) / (stats.avgdl || 1);
+  return (idf * t.maxF * (BM25_K1 + 1)) / (t.maxF + BM25_K1 * norm);
+}
+
+interface TermStats {
+  /** Rows (N) and their mean token count. */
+  n: number;
+  avgdl: number;
+  /** Per lexeme: its readable postings (n(q)), their largest frequency and smallest token count. */
+  terms: Map<string, { n: number; maxF: number; minNtok: number }>;
+}
+
+/** N and avgdl over the chunks the principal may read, and each lexeme's readable postings. */
+async function termStats(client: pg.ClientBase, lexemes: string[], filters: RankFilters): Promise<TermStats> {
+  const p = new Params();
+  const { readable } = filters(p);
+  const st = await client.query<{
+    n: number;
+    avgdl: number;
+    lexeme: string | null;
+    hits: number;
+    maxf: number;
+    minntok: number;
+  }>(
+    `SELECT st.n, st.avgdl, h.lexeme, h.hits, h.maxf, h.minntok
+     FROM (SELECT coalesce(sum(g.n), 0)::float8 AS n,
+             coalesce((sum(g.ntok)::numeric / nullif(sum(g.n), 0))::float8, 1) AS avgdl
+           FROM bm25_stats AS g WHERE g.tbl = 'chunks' AND ${readable("g")}) AS st
+     LEFT JOIN (SELECT ct.lexeme, count(*)::float8 AS hits, max(ct.f) AS maxf, min(ct.ntok)::float8 AS minntok
+                FROM chunk_terms AS ct WHERE ct.lexeme = ANY (${p.add(lexemes)}::text[]) AND ${readable("ct")}
+                GROUP BY ct.lexeme) AS h ON true`,
+    p.values,
+  );
+  const first = st.rows[0];
+  const terms = new Map<string, { n: number; maxF: number; minNtok: number }>();
+  for (const row of st.rows) {
+    if (row.lexeme !== null) terms.set(row.lexeme, { n: row.hits, maxF: row.maxf, minNtok: row.minntok });
+  }
+  return { n: first?.n ?? 0, avgdl: first?.avgdl ?? 1, terms };
+}
+
+/**
+ * The top k chunks, scored in full, among those holding any `essential` lexeme (undefined: every posting),
+ * with N, n(q) and avgdl as counted; the score is bm25.ts's expression, term by term in query order.
+ */
+function scoreQuery(options: {
+  lexemes: string[];
+  hits: number[];
+  stats: TermStats;
+  essential: string[] | undefined;
+  filters: RankFilters;
+  k: number;
+}): RankQuery {
+  const { lexemes, stats } = options;
+  const p = new Params();
+  const filters = options.filters(p);
+  const readable = filters.readable;
+  const n = `${p.add(stats.n)}::float8`;
+  const avgdl = `${p.add(stats.avgdl)}::float8`;
+  const score = lexemes
+    .map((_, i) => {
+      const h = `${p.add(options.hits[i] ?? 0)}::float8`;
+      const f = `coalesce(m.f${i}, 0)`;
+      return `greatest(ln((${n} - ${h} + 0.5) / (${h} + 0.5)), 1e-6) * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * m.ntok / nullif(${avgdl}, 0)))`;
+    })
+    .join(" + ");
+  const freqs = lexemes.map((l, i) => `max(t.f) FILTER (WHERE t.lexeme = ${p.add(l)}::text) AS f${i}`);
+  const all = `${p.add([...new Set(lexemes)])}::text[]`;
+  const postings =
+    options.essential === undefined
+      ? `SELECT ct.lexeme, ct.rowid, ct.f, ct.ntok FROM chunk_terms AS ct WHERE ct.lexeme = ANY (${all}) AND ${readable("ct")}`
+      : `SELECT ct.lexeme, ct.rowid, ct.f, ct.ntok
+         FROM (SELECT DISTINCT e.rowid FROM chunk_terms AS e
+               WHERE e.lexeme = ANY (${p.add(options.essential)}::text[]) AND ${readable("e")}) AS e
+         JOIN chunk_terms AS ct ON ct.rowid = e.rowid AND ct.lexeme = ANY (${all}) AND ${readable("ct")}`;
+  const narrow = filters.narrow();
+  const narrowed = narrow === "true" ? "" : `JOIN chunks AS c ON c.rowid = m.rowid AND ${narrow}`;
+  return {
+    text: `WITH t AS MATERIALIZED (${postings}),
+      m AS (SELECT t.rowid, max(t.ntok) AS ntok, ${freqs.join(", ")} FROM t GROUP BY t.rowid)
+      SELECT m.rowid, ${score} AS raw
+      FROM m ${narrowed}
+      ORDER BY raw DESC, m.rowid
+      LIMIT ${p.add(Math.floor(options.k))}`,
+    values: p.values,
+  };
+}
