@@ -28,6 +28,13 @@ describe("rewriteFollowUp", () => {
     expect(rewriteFollowUp("what did they weigh?", h)).toBe("what did PX-0091 and PX-0107 weigh?");
   });
 
+  it("does not read a plural pronoun as one identifier: the follow-up is joined instead", () => {
+    const h = turn("What is the largest batch accepted by POST /v2/batches?", "1,000 records.");
+    const out = rewriteFollowUp("How long are they kept?", h);
+    expect(out.startsWith("How long are they kept?")).toBe(true);
+    expect(out).toContain("batches");
+  });
+
   it("joins a German list with 'und'", () => {
     const h = turn("Welche Pakete kamen zu spät?", "PX-0091 und PX-0107.");
     expect(rewriteFollowUp("Wohin gingen sie?", h)).toBe("Wohin gingen PX-0091 und PX-0107?");

@@ -129,7 +129,8 @@ interface Target {
 /**
  * What a reference most likely points at, or undefined when nothing in the last turn fits (the caller then
  * joins the follow-up to the previous question instead of guessing):
- * - several things: every identifier of the last reply (its list), else of the last question;
+ * - several things: every identifier of the last reply (its list), else of the last question, when there
+ *   are at least two (one identifier is not what "they" stands for);
  * - a place: a name in the last question, else in the reply;
  * - a demonstrative with a noun: the name the noun goes with ("the Payouts team"), else an identifier the
  *   reply introduced, else one of the question;
@@ -151,7 +152,8 @@ function referent(ref: Reference, history: AgentState["history"], lang: Lang): T
         const distinct = [...new Set(es.map((e) => e.text))];
         if (distinct.length >= 2) return { text: joinAll(distinct, lang), strong: true };
       }
-      return strong(ids(inUser)[0] ?? ids(inReply)[0]) ?? loose(weak(inUser)[0]);
+      // One identifier is not what a plural stands for ("frames" of one endpoint): join instead.
+      return undefined;
     }
     case "place":
       return loose(inUser.find((e) => e.type === "name") ?? inReply.find((e) => e.type === "name"));
