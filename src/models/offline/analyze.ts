@@ -500,23 +500,6 @@ function clauses(question: string, lang: Lang): string[] {
   return out.map((c) => trimEnd(c.trim()).replace(/^[,;，、\s]+|[,;，、\s]+$/gu, "")).filter((c) => c.length > 0);
 }
 
-/** How many of the first clause's last words a later clause's pronoun may stand for ("the webhook signature"). */
-const REFERENT_WORDS = 2;
-
-/**
- * What a pronoun in a later clause stands for: the first clause's entities and its last content words (the
- * thing it ends on: "which gate seals the cargo bay, and who inspects it" -> "cargo bay"); the whole first
- * clause when it names no entity.
- */
-export function referent(first: Pick<QuestionPart, "text" | "entities">): string {
-  if (first.entities.length === 0) return first.text;
-  const named = new Set(first.entities.flatMap((e) => queryTerms(e)));
-  const tail = queryTerms(first.text)
-    .filter((t) => !named.has(t) && !isCjk(t))
-    .slice(-REFERENT_WORDS);
-  return [...first.entities, ...tail].join(" ");
-}
-
 /**
  * Splits a question into the lookups it needs: comparisons into one part per alternative, compound
  * questions ("X, who maintains it, and Y?") at clause boundaries that start a new question, with
@@ -533,7 +516,7 @@ export function decompose(question: string): QuestionPart[] {
   const out = [first];
   for (const clause of parts.slice(1)) {
     const refers = lang === "zh" || lang === "ja" || hasCue(clause, PRONOUNS, cueLangs(lang));
-    const context = refers ? referent(first) : "";
+    const context = refers ? first.entities.join(" ") || first.text : "";
     out.push(makePart(clause, context));
   }
   return out;
