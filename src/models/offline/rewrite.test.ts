@@ -35,6 +35,13 @@ describe("rewriteFollowUp", () => {
     expect(out).toContain("batches");
   });
 
+  it("joins a short follow-up whose only referent is a name, since it may mean the previous answer", () => {
+    const h = turn("Which crew maintains the Harbour Crane?", "The Dockside Mechanics crew.");
+    const out = rewriteFollowUp("Who leads it?", h);
+    expect(out.startsWith("Who leads it?")).toBe(true);
+    expect(out).toContain("crew");
+  });
+
   it("joins a German list with 'und'", () => {
     const h = turn("Welche Pakete kamen zu spät?", "PX-0091 und PX-0107.");
     expect(rewriteFollowUp("Wohin gingen sie?", h)).toBe("Wohin gingen PX-0091 und PX-0107?");
@@ -89,7 +96,7 @@ describe("rewriteFollowUp", () => {
 
   it("adds the previous question's terms when the referent is only a name", () => {
     const h = turn("What is the response-time goal for Orbit tickets?", "Four hours.");
-    const out = rewriteFollowUp("what was it last year?", h);
+    const out = rewriteFollowUp("what was it in the previous fiscal year?", h);
     expect(out).not.toContain(" it ");
     expect(out.toLowerCase()).toContain("orbit");
     expect(out).toContain("goal");

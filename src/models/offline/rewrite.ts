@@ -200,7 +200,9 @@ export function rewriteFollowUp(question: string, history: AgentState["history"]
   const langs = cueLangs(lang);
   const ref = findReference(question, langs);
   const target = ref ? referent(ref, history, lang) : undefined;
-  if (ref && target) {
+  // A short follow-up whose referent is only a name ("Who leads it?" after "Which team owns X?") may point
+  // at the previous answer rather than at the name: joined to the previous question, it keeps both.
+  if (ref && target && (target.strong || queryTerms(question).length > 2)) {
     const rewritten = question.slice(0, ref.start) + replacement(ref, target.text, lang) + question.slice(ref.end);
     if (target.strong) return rewritten;
     // A name or code may be only part of what was meant ("on-time" for "the on-time delivery target"):
