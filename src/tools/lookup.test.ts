@@ -22,7 +22,8 @@ const DIRECTORY = [
   "",
 ].join("\n");
 const PICKING = "# Picking rules\n\nOrders picked at ZQ are packed the same day. VX packs overnight.\n";
-const QZ9 = "# QZ-9\n\nThe QZ-9 sorter line.\n\n## Hours\n\nQZ-9 runs from 06:00.\n\n## Staff\n\nQZ-9 needs two operators.\n";
+const QZ9 =
+  "# QZ-9\n\nThe QZ-9 sorter line.\n\n## Hours\n\nQZ-9 runs from 06:00.\n\n## Staff\n\nQZ-9 needs two operators.\n";
 const ORDERS = [
   "order_id,depot,weight_kg",
   ...Array.from({ length: 40 }, (_, i) => `QO-${String(100 + i)},${i % 2 ? "VX" : "ZQ"},${10 + i}`),
