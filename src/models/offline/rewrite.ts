@@ -45,7 +45,7 @@ const ELLIPTIC_LEAD: CueTable = {
   ja: w("では|じゃあ|それでは|また"),
 };
 
-/** Words after "that"/"this" that show it is a pronoun on its own ("who's that at the moment?"), not a determiner. */
+/** Words after "that"/"this" that show it is a pronoun on its own ("who signed that on Monday?"), not a determiner. */
 const NOT_A_NOUN =
   /^(?:at|in|on|for|to|of|by|with|now|then|today|currently|right|again|one|is|was|be|been|still|about|from|after|before)$/i;
 
@@ -81,7 +81,7 @@ function findReference(question: string, langs: readonly Lang[]): Reference | un
     if (next && !NOT_A_NOUN.test(next[1]!)) {
       hits.push({ kind: "demonstrative", start: h.start, end: h.end + next[0].length, noun: next[1] });
     } else if (h.cue === "that" || h.cue === "this") {
-      // "that" on its own ("who's that at the moment?"): one thing.
+      // "that" on its own ("who signed that on Monday?"): one thing.
       hits.push({ kind: "one", start: h.start, end: h.end });
     }
   }
@@ -205,7 +205,7 @@ export function rewriteFollowUp(question: string, history: AgentState["history"]
   if (ref && target && (target.strong || queryTerms(question).length > 2)) {
     const rewritten = question.slice(0, ref.start) + replacement(ref, target.text, lang) + question.slice(ref.end);
     if (target.strong) return rewritten;
-    // A name or code may be only part of what was meant ("on-time" for "the on-time delivery target"):
+    // A name or code may be only part of what was meant ("low-cost" for "the low-cost courier rate"):
     // the previous question's other terms come along.
     const have = new Set(queryTerms(rewritten));
     const more = queryTerms(lastTurns(history).user).filter((t) => !have.has(t));
