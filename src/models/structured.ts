@@ -3,7 +3,15 @@
  * not parse is repaired with jsonrepair, then the model gets one retry that shows it the error, then the
  * call fails with ModelOutputError.
  */
-import { generateText, type ModelMessage, NoObjectGeneratedError, NoOutputGeneratedError, Output } from "ai";
+import {
+  generateText,
+  type ModelMessage,
+  NoObjectGeneratedError,
+  NoOutputGeneratedError,
+  Output,
+  type Schema,
+  zodSchema,
+} from "ai";
 import type { z } from "zod";
 import type { LlmUsage } from "../spec/engine.js";
 import { type CallSettings, callModel, type LlmRole, type TokenCounts } from "./call.js";
@@ -11,6 +19,21 @@ import { ModelOutputError } from "./errors.js";
 import { formatRetryPrompt, JSON_FORMAT, type PromptParts } from "./prompts.js";
 import type { ResolvedModel } from "./resolve.js";
 import { parseLooseJson, TextProtocolError } from "./text-protocol.js";
+
+/**
+ * Each reply schema converted to JSON Schema once per process: the AI SDK converts a zod schema it is given
+ * on every call, and a `zodSchema()` wrapper keeps its conversion.
+ */
+const CONVERTED = new WeakMap<object, Schema<unknown>>();
+
+function sentSchema<T>(schema: z.ZodType<T>): Schema<T> {
+  let sent = CONVERTED.get(schema) as Schema<T> | undefined;
+  if (!sent) {
+    sent = zodSchema(schema) as Schema<T>;
+    CONVERTED.set(schema, sent as Schema<unknown>);
+  }
+  return sent;
+}
 
 type Attempt<T> =
   | { ok: true; value: T; usage?: TokenCounts }
@@ -83,7 +106,9 @@ export async function generateStructured<T>(options: {
       run: async (abortSignal): Promise<Attempt<T>> => {
         try {
           // Without schema support the schema is in the prompt and the reply is validated here.
-          const output = model.structuredOutputs ? Output.object({ schema, name: options.name }) : Output.json();
+          const output = model.structuredOutputs
+            ? Output.object({ schema: sentSchema(schema), name: options.name })
+            : Output.json();
           const r = await generateText({
             model: model.model,
             system: prompt.system,

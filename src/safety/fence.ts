@@ -12,7 +12,7 @@
 import type { Passage } from "../spec/passage.js";
 import type { SessionTurn } from "../spec/store.js";
 import { MULTILINGUAL_PHRASES } from "./instruction-phrases.js";
-import { detectionView, sourceEnd, sourceStart, stripInvisible } from "./visible-text.js";
+import { type DetectionView, detectionView, sourceEnd, sourceStart, stripInvisible } from "./visible-text.js";
 
 /** The prefix put in front of an instruction-like phrase found in retrieved text. */
 export const QUOTED_PREFIX = "[quoted] ";
@@ -73,6 +73,7 @@ const LINE_BREAK = /\r\n?|[\n\v\f\u0085\u2028\u2029]/g;
  */
 function replaceInView(text: string, pattern: RegExp, replace: (shown: string) => string): string {
   const view = detectionView(text);
+  if (view.text.search(pattern) < 0) return text;
   let out = "";
   let last = 0;
   for (const match of view.text.matchAll(pattern)) {
@@ -86,8 +87,7 @@ function replaceInView(text: string, pattern: RegExp, replace: (shown: string) =
 }
 
 /** Puts `[quoted] ` in front of every role label, protocol line and steering phrase found in the view. */
-function markInstructions(text: string): string {
-  const view = detectionView(text);
+function markInstructions(text: string, view: DetectionView = detectionView(text)): string {
   const points = new Set<number>();
   const mark = (viewIndex: number) => points.add(sourceStart(view, viewIndex, text.length));
   const line = (from: number, to: number) => {
@@ -127,7 +127,32 @@ function markInstructions(text: string): string {
  * wrapping do not hide a phrase; the text shown keeps its own characters.
  */
 export function neutralise(text: string): string {
+  const known = NEUTRALISED.get(text);
+  if (known !== undefined) return known;
+  const out = neutraliseText(text);
+  if (text.length <= MEMO_TEXT_CHARS) {
+    if (NEUTRALISED.size >= MEMO_ENTRIES) NEUTRALISED.clear();
+    NEUTRALISED.set(text, out);
+  }
+  return out;
+}
+
+/**
+ * The same passage is fenced for several prompts of one run (a search result, then the router's and the
+ * grader's evidence) and its labels for every passage of a source: results are kept for recent texts
+ * (a pure function of the text; bounded in entries and in the length of a text kept).
+ */
+const NEUTRALISED = new Map<string, string>();
+const MEMO_ENTRIES = 2048;
+const MEMO_TEXT_CHARS = 8192;
+
+function neutraliseText(text: string): string {
   const visible = stripInvisible(text);
+  const view = detectionView(visible);
+  // Most text has no marker run and no control token: one folded view then serves the instruction marks.
+  if ([OPEN_RUN, CLOSE_RUN, CONTROL_TOKENS].every((pattern) => view.text.search(pattern) < 0)) {
+    return markInstructions(visible, view);
+  }
   const unforged = replaceInView(
     replaceInView(visible, OPEN_RUN, (run) => Array.from(run).join(" ")),
     CLOSE_RUN,

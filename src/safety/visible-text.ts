@@ -26,8 +26,11 @@ export function stripInvisible(text: string): string {
 export interface DetectionView {
   /** Folded text: no invisible characters, no combining marks, compatibility forms decomposed. */
   text: string;
-  /** `origin[i]` is the index in the source of the character that produced `text[i]`. */
-  origin: number[];
+  /**
+   * `origin[i]` is the index in the source of the character that produced `text[i]`; absent when the view is
+   * the source itself (ASCII text: index i comes from index i).
+   */
+  origin?: number[];
 }
 
 const ASCII = /^[\x00-\x7F]*$/;
@@ -38,7 +41,7 @@ function fold(char: string): string {
 
 /** The folded view of `source` with a map back to it. */
 export function detectionView(source: string): DetectionView {
-  if (ASCII.test(source)) return { text: source, origin: Array.from({ length: source.length }, (_, i) => i) };
+  if (ASCII.test(source)) return { text: source };
   const cache = new Map<string, string>();
   const parts: string[] = [];
   const origin: number[] = [];
@@ -70,11 +73,12 @@ export function foldForDetection(text: string): string {
 
 /** Where view index `i` starts in the source (`i` may be the view's length: the source's end). */
 export function sourceStart(view: DetectionView, i: number, sourceLength: number): number {
+  if (!view.origin) return Math.min(i, sourceLength);
   return i < view.origin.length ? (view.origin[i] as number) : sourceLength;
 }
 
 /** Where the source character behind view index `i` ends (exclusive). */
 export function sourceEnd(source: string, view: DetectionView, i: number): number {
-  const start = view.origin[i] as number;
+  const start = view.origin ? (view.origin[i] as number) : i;
   return start + ((source.codePointAt(start) as number) > 0xffff ? 2 : 1);
 }

@@ -61,6 +61,27 @@ export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   return tool;
 }
 
+/**
+ * A schema built from plain arguments (the source names a run may read), built once per distinct arguments:
+ * every run builds its toolset, and the JSON Schema of a schema object is kept per object (below). Bounded.
+ */
+export function schemaPerArguments<A extends unknown[], S extends z.ZodType>(
+  build: (...args: A) => S,
+): (...args: A) => S {
+  const built = new Map<string, S>();
+  return (...args: A): S => {
+    const key = JSON.stringify(args);
+    let schema = built.get(key);
+    if (schema === undefined) {
+      if (built.size >= SCHEMAS_KEPT) built.clear();
+      schema = build(...args);
+      built.set(key, schema);
+    }
+    return schema;
+  };
+}
+const SCHEMAS_KEPT = 64;
+
 /** JSON Schema per zod schema: converting one takes longer than a search, and every run describes every tool. */
 const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
 

@@ -4,7 +4,7 @@ import { type Passage, passageKey } from "../spec/passage.js";
 import type { SourceInfo } from "../spec/source.js";
 import { fold, termSet } from "../text/overlap.js";
 import { queryTerms } from "../text/tokenize.js";
-import { defineTool, type ToolContext } from "./define-tool.js";
+import { defineTool, schemaPerArguments, type ToolContext } from "./define-tool.js";
 import { MAX_K } from "./search.js";
 
 /** Passages read per source for the key: its mentions, of which only the keyed ones are kept. */
@@ -15,7 +15,7 @@ const KEYED_SCORE: Readonly<Record<KeyedKind, number>> = { record: 1, row: 0.9, 
 /** Longest key: an identifier or a name, not a query. */
 const MAX_KEY = 120;
 
-export function lookupInputSchema(sources: readonly string[]) {
+export const lookupInputSchema = schemaPerArguments((sources: readonly string[]) => {
   const [first, ...rest] = sources;
   const description = "The source to look in; omit to look in every source you can read.";
   return z.object({
@@ -34,7 +34,7 @@ export function lookupInputSchema(sources: readonly string[]) {
       .describe("Words of what you want to know about it, to rank its entries (optional)."),
     k: z.number().int().min(1).max(MAX_K).default(5).describe(`How many entries, 1..${MAX_K}.`),
   });
-}
+});
 
 /** The record files of a source: a JSONL file, or a table's CSV file, whose rows are `<file>#<key>`. */
 function recordFiles(source: SourceInfo): string[] {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_INPUT_LIMITS, ISO_DATE } from "../safety/input-limits.js";
-import { defineTool } from "./define-tool.js";
+import { defineTool, schemaPerArguments } from "./define-tool.js";
 import { passageResult } from "./passage-result.js";
 
 export const MAX_K = 20;
@@ -26,8 +26,8 @@ export function querySchema(maxChars: number = DEFAULT_INPUT_LIMITS.maxQueryChar
     .min(1, "query must not be empty");
 }
 
-export function searchInputSchema(sources: readonly string[], maxQueryChars?: number) {
-  return z.object({
+export const searchInputSchema = schemaPerArguments((sources: readonly string[], maxQueryChars?: number) =>
+  z.object({
     corpus: corpusSchema(sources),
     query: querySchema(maxQueryChars).describe("Words to search for."),
     k: z.number().int().min(1).max(MAX_K).default(DEFAULT_K).describe(`How many passages, 1..${MAX_K}.`),
@@ -36,8 +36,8 @@ export function searchInputSchema(sources: readonly string[], maxQueryChars?: nu
       .regex(ISO_DATE, "since must be an ISO date such as 2024-01-31")
       .optional()
       .describe("Only documents updated on or after this ISO date."),
-  });
-}
+  }),
+);
 
 /** `search`: keyword/vector search over one configured source, or all of them. */
 export function createSearchTool(options: { sources: readonly string[]; maxQueryChars?: number }) {

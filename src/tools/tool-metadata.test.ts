@@ -3,7 +3,14 @@ import { z } from "zod";
 import { createWorld } from "../agent/testing/world.js";
 import { createSubQueryCache } from "../retrieval/cache.js";
 import { createCachedExecutor } from "./cached-executor.js";
-import { defineTool, describeTool, describeToolCall, readsOf, type ToolContext } from "./define-tool.js";
+import {
+  defineTool,
+  describeTool,
+  describeToolCall,
+  readsOf,
+  schemaPerArguments,
+  type ToolContext,
+} from "./define-tool.js";
 import { describeTableTool } from "./describe-table.js";
 import { findPathTool } from "./find-path.js";
 import { listTablesTool } from "./list-tables.js";
@@ -79,5 +86,30 @@ describe("the cached executor reads `cacheable` from the tool", () => {
     expect(runs).toBe(1);
     for (let i = 0; i < 2; i++) await execute(tools, { tool: "fresh", args: { q: "x" } }, ctx);
     expect(runs).toBe(3);
+  });
+});
+
+describe("schemas built per run", () => {
+  it("are built once per distinct arguments, so their JSON Schema is converted once", () => {
+    let builds = 0;
+    const schemaFor = schemaPerArguments((names: readonly string[]) => {
+      builds++;
+      return z.object({ corpus: z.enum(names as [string, ...string[]]) });
+    });
+    const a = schemaFor(["wiki", "tickets"]);
+    expect(schemaFor(["wiki", "tickets"])).toBe(a);
+    expect(builds).toBe(1);
+    const b = schemaFor(["wiki"]);
+    expect(b).not.toBe(a);
+    expect(builds).toBe(2);
+    expect(b.safeParse({ corpus: "tickets" }).success).toBe(false);
+    expect(a.safeParse({ corpus: "tickets" }).success).toBe(true);
+  });
+
+  it("give the toolsets of two runs over the same sources one search schema", () => {
+    const one = createToolset({ sources: ["wiki"] }).get("search");
+    const two = createToolset({ sources: ["wiki"] }).get("search");
+    expect(one?.inputSchema).toBeDefined();
+    expect(two?.inputSchema).toBe(one?.inputSchema);
   });
 });
