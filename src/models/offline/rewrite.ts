@@ -184,7 +184,8 @@ function nameWithNoun(text: string, noun: string): string | undefined {
 
 function replacement(ref: Reference, target: string, lang: Lang): string {
   if (ref.kind === "demonstrative" && ref.noun) return `${target} ${ref.noun}`;
-  if (ref.kind === "place") return lang === "en" ? `in ${target}` : lang === "de" ? `in ${target}` : target;
+  // "there" / "dort" become "in X" (the preposition is the same word in English and German); CJK keeps the name.
+  if (ref.kind === "place") return lang === "en" || lang === "de" ? `in ${target}` : target;
   return target;
 }
 
