@@ -1,6 +1,6 @@
 import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
-import { isCjk, queryTerms } from "../../text/tokenize.js";
+import { glossedBigrams, isCjk, queryTerms } from "../../text/tokenize.js";
 import { BETWEEN, COMPARE, EARLIER, LATER, SAME, SIDE_OPENERS } from "./compare-cues.js";
 import {
   AGGREGATION,
@@ -156,7 +156,10 @@ export function contentTerms(text: string, lang: Lang = languageOf(text)): strin
   for (const table of NOT_CONTENT) t = withoutCues(t, table, langs);
   if (lang === "zh" || lang === "ja") for (const table of CJK_QUESTION) t = withoutCues(t, table, [lang]);
   // Blanking reads whole words; a word with a clitic ("long's") is one word until the tokenizer splits it.
+  // A CJK word the lexicon knows is asked for by its gloss: its character pairs need not be found as well.
+  const glossed = lang === "zh" || lang === "ja" ? glossedBigrams(t) : new Set<string>();
   return queryTerms(t)
+    .filter((term) => !glossed.has(term))
     .filter((term) => isContentTerm(term, lang) && (isCjk(term) || !hasCue(term, FILLER, langs)))
     .map(fold);
 }
