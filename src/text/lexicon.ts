@@ -129,6 +129,23 @@ for (const c of CONCEPTS) {
   }
 }
 
+/** The German, Japanese and Chinese forms of each English gloss word, for matching a gloss in raw text. */
+const FORMS = new Map<string, string[]>();
+for (const [table] of [[LATIN], [STEMS], [CJK]] as const) {
+  for (const [form, gloss] of table) {
+    for (const word of gloss) {
+      const forms = FORMS.get(word) ?? [];
+      if (!forms.includes(form)) forms.push(form);
+      FORMS.set(word, forms);
+    }
+  }
+}
+
+/** The foreign forms (lower case) that an English gloss word stands for; empty for a word no concept glosses. */
+export function formsOfGloss(word: string): readonly string[] {
+  return FORMS.get(word) ?? [];
+}
+
 /** German inflection endings dropped before a second lookup ("Klassen" → "klasse"). */
 const ENDINGS = ["en", "n", "e", "es", "s", "er"];
 

@@ -126,13 +126,18 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-/** Terms of a query worth searching for: normalised, stop words removed, de-duplicated, in order. */
+/**
+ * Terms of a query worth searching for: normalised, stop words removed, de-duplicated, in order; a CJK
+ * word the lexicon glosses gives its gloss instead of its character pairs.
+ */
 export function queryTerms(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   const labels = classLabels(text);
+  // A CJK word the lexicon knows is asked for by its gloss, which the index holds next to the word.
+  const glossed = glossedBigrams(text);
   for (const term of terms(text)) {
-    if ((STOPWORDS.has(term) && !labels.has(term)) || seen.has(term)) continue;
+    if ((STOPWORDS.has(term) && !labels.has(term)) || seen.has(term) || glossed.has(term)) continue;
     seen.add(term);
     out.push(term);
   }

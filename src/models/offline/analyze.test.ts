@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fold } from "../../text/overlap.js";
-import { answerTypeOf, askedFor, contentTerms, decompose } from "./analyze.js";
+import { answerTypeOf, askedFor, contentTerms, decompose, namedByCode } from "./analyze.js";
 
 describe("decompose", () => {
   it("splits a compound question at clauses that start a new question, resolving pronouns", () => {
@@ -184,5 +184,19 @@ describe("contentTerms across languages", () => {
   it("asks a German word by its gloss too, so an English passage covers it", () => {
     const terms = contentTerms("Welche Paletten braucht der Kunde?", "de");
     expect(terms).toEqual(expect.arrayContaining(["pallet", "customer"]));
+  });
+});
+
+describe("namedByCode", () => {
+  it("takes a CJK name the question spells by a code in parentheses off what the evidence must spell", () => {
+    const spelled = namedByCode("名古屋（NGO）の倉庫は何時に開きますか");
+    expect(spelled).toEqual(new Set(["名古屋", "名古", "古屋"]));
+    expect(contentTerms("名古屋（NGO）の倉庫は何時に開きますか", "ja")).not.toContain("名古屋");
+    expect(contentTerms("名古屋（NGO）の倉庫は何時に開きますか", "ja")).toContain("ngo");
+  });
+
+  it("keeps a name without a code, and a parenthesis that is not a code", () => {
+    expect(namedByCode("名古屋の倉庫（第二）は何時に開きますか").size).toBe(0);
+    expect(contentTerms("名古屋の倉庫は何時に開きますか", "ja")).toContain("名古屋");
   });
 });
