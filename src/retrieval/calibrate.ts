@@ -1,3 +1,4 @@
+import { formsOfGloss } from "../text/lexicon.js";
 import { isCjk } from "../text/tokenize.js";
 
 const WORD_END = /[\p{L}\p{N}]$/u;
@@ -11,6 +12,11 @@ function atWordStart(lower: string, term: string): boolean {
   return false;
 }
 
+/** Does the text hold a German, Japanese or Chinese word whose English gloss is `term` (text/lexicon.ts)? */
+function glossedIn(lower: string, term: string): boolean {
+  return formsOfGloss(term).some((form) => lower.includes(form));
+}
+
 /**
  * Share of the query terms a text holds. Matched as word prefixes (so `refund` finds `refunds`, as the
  * Porter-stemmed index does) on the lower-cased text, without segmenting it again and without building a
@@ -21,7 +27,7 @@ export function termCoverage(terms: string[], text: string): number {
   const lower = text.toLowerCase();
   let hit = 0;
   for (const term of terms) {
-    if (isCjk(term) ? lower.includes(term) : atWordStart(lower, term)) hit++;
+    if (isCjk(term) ? lower.includes(term) : atWordStart(lower, term) || glossedIn(lower, term)) hit++;
   }
   return hit / terms.length;
 }

@@ -58,6 +58,10 @@ describe("calibration", () => {
     // A letter outside the BMP before the term is still a letter.
     expect(termCoverage(["fund"], "𝐀fund")).toBe(0);
     expect(termCoverage(["退款", "timeout"], "退款超时")).toBe(0.5);
+    // An English gloss counts where the text holds a German or Japanese word it glosses.
+    expect(termCoverage(["invoice"], "Die Rechnungen gehen monatlich raus.")).toBe(1);
+    expect(termCoverage(["invoice"], "請求書は月末に届きます。")).toBe(1);
+    expect(termCoverage(["invoice"], "Die Lieferung kommt morgen.")).toBe(0);
     expect(termCoverage([], "anything")).toBe(0);
   });
 

@@ -1,7 +1,17 @@
-import { cjkBigrams, normalise, queryTerms, terms, words } from "./tokenize.js";
+import { glossOf } from "./lexicon.js";
+import { cjkBigrams, isCjk, normalise, queryTerms, terms, words } from "./tokenize.js";
 
-/** Crude English suffix folding, so `refunds` covers `refund` (the keyword index stems with Porter). */
+/**
+ * Crude English suffix folding, so `refunds` covers `refund` (the keyword index stems with Porter); a
+ * German word the lexicon knows folds to its English gloss, so "Zustellung" and "delivery" are one term.
+ */
 export function fold(term: string): string {
+  const gloss = term.length > 2 && !isCjk(term) ? glossOf(term) : undefined;
+  if (gloss) return foldEnglish(gloss[0]!);
+  return foldEnglish(term);
+}
+
+function foldEnglish(term: string): string {
   if (term.length > 5 && term.endsWith("ing")) return term.slice(0, -3);
   if (term.length > 4 && term.endsWith("ed")) return term.slice(0, -2);
   if (term.length > 4 && term.endsWith("es")) return term.slice(0, -2);

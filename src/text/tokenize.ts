@@ -6,6 +6,7 @@
  * document still matches. Every function here is linear in its input: long texts are segmented in
  * bounded slices (see segment.ts).
  */
+import { cjkGlosses, glossOf } from "./lexicon.js";
 import { wordSegments } from "./segment.js";
 import { type Sentence, splitSentences } from "./sentences.js";
 
@@ -49,11 +50,42 @@ export function cjkBigrams(text: string): string[] {
   return out;
 }
 
-/** Index terms of a text: normalised words, plus character bigrams of CJK runs. */
+/**
+ * Index terms of a text: normalised words, plus character bigrams of CJK runs, plus the English gloss of
+ * every German, Japanese or Chinese word the lexicon knows (lexicon.ts), so either language finds the other.
+ */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const { word } of words(text)) out.push(normalise(word));
+  for (const { word } of words(text)) {
+    const term = normalise(word);
+    out.push(term);
+    if (CJK.test(term)) continue;
+    const gloss = glossOf(term);
+    if (gloss && !(gloss.length === 1 && gloss[0] === term)) out.push(...gloss);
+  }
   out.push(...cjkBigrams(text));
+  for (const match of text.matchAll(GLOSS_RUN)) for (const g of cjkGlosses(match[0])) out.push(...g.gloss);
+  return out;
+}
+
+/** CJK runs as the lexicon reads them: with the long-vowel and repeat marks inside a word ("フォークリフト"). */
+const GLOSS_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]+/gu;
+
+/**
+ * The CJK words the lexicon glosses in a text, and every character bigram both of whose characters lie in
+ * such words: their glosses stand for them when a question's terms are listed.
+ */
+export function glossedBigrams(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const match of text.matchAll(GLOSS_RUN)) {
+    const run = match[0];
+    const covered = new Uint8Array(run.length);
+    for (const g of cjkGlosses(run)) {
+      out.add(run.slice(g.start, g.end));
+      covered.fill(1, g.start, g.end);
+    }
+    for (let i = 0; i + 1 < run.length; i++) if (covered[i] && covered[i + 1]) out.add(run.slice(i, i + 2));
+  }
   return out;
 }
 
@@ -94,13 +126,18 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-/** Terms of a query worth searching for: normalised, stop words removed, de-duplicated, in order. */
+/**
+ * Terms of a query worth searching for: normalised, stop words removed, de-duplicated, in order; a CJK
+ * word the lexicon glosses gives its gloss instead of its character pairs.
+ */
 export function queryTerms(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   const labels = classLabels(text);
+  // A CJK word the lexicon knows is asked for by its gloss, which the index holds next to the word.
+  const glossed = glossedBigrams(text);
   for (const term of terms(text)) {
-    if ((STOPWORDS.has(term) && !labels.has(term)) || seen.has(term)) continue;
+    if ((STOPWORDS.has(term) && !labels.has(term)) || seen.has(term) || glossed.has(term)) continue;
     seen.add(term);
     out.push(term);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answerTypeOf, askedFor, decompose } from "./analyze.js";
+import { fold } from "../../text/overlap.js";
+import { answerTypeOf, askedFor, contentTerms, decompose, namedByCode } from "./analyze.js";
 
 describe("decompose", () => {
   it("splits a compound question at clauses that start a new question, resolving pronouns", () => {
@@ -142,9 +143,10 @@ describe("analysis in four languages", () => {
     expect(major!.terms).toEqual(expect.not.arrayContaining(["major", "recent", "chang"]));
     const [de] = decompose("Wie lange dauert die Druckprüfung des Tanks?");
     expect(de!.terms).not.toContain("lange");
-    expect(de!.terms).toContain("druckprüfung");
+    // A compound ending in a known word is asked for by that word's gloss.
+    expect(de!.terms).toContain(fold("inspection"));
     const [ja] = decompose("大阪の危険物倉庫はどの棟ですか");
-    expect(ja!.terms).toContain("倉庫");
+    expect(ja!.terms).toContain("warehouse");
     expect(ja!.terms.some((t) => /[\p{Script=Hiragana}]/u.test(t))).toBe(false);
   });
 
@@ -168,5 +170,33 @@ describe("analysis in four languages", () => {
     expect(decompose("Wie viele Pakete gingen im Oktober 2027 nach Portugal?")[0]!.aggregation).toBe(true);
     expect(decompose("二月一共发了多少票货？")[0]!.aggregation).toBe(true);
     expect(decompose("Who approves a claim?")[0]!.aggregation).toBe(false);
+  });
+});
+
+describe("contentTerms across languages", () => {
+  it("asks a known Japanese word by its English gloss, not by its character pairs", () => {
+    const terms = contentTerms("倉庫の保管温度は何度ですか？", "ja");
+    expect(terms).toEqual(expect.arrayContaining(["warehouse", fold("storage"), "temperature"]));
+    expect(terms).not.toContain("倉庫");
+    expect(terms).not.toContain("管温");
+  });
+
+  it("asks a German word by its gloss too, so an English passage covers it", () => {
+    const terms = contentTerms("Welche Paletten braucht der Kunde?", "de");
+    expect(terms).toEqual(expect.arrayContaining(["pallet", "customer"]));
+  });
+});
+
+describe("namedByCode", () => {
+  it("takes a CJK name the question spells by a code in parentheses off what the evidence must spell", () => {
+    const spelled = namedByCode("名古屋（NGO）の倉庫は何時に開きますか");
+    expect(spelled).toEqual(new Set(["名古屋", "名古", "古屋"]));
+    expect(contentTerms("名古屋（NGO）の倉庫は何時に開きますか", "ja")).not.toContain("名古屋");
+    expect(contentTerms("名古屋（NGO）の倉庫は何時に開きますか", "ja")).toContain("ngo");
+  });
+
+  it("keeps a name without a code, and a parenthesis that is not a code", () => {
+    expect(namedByCode("名古屋の倉庫（第二）は何時に開きますか").size).toBe(0);
+    expect(contentTerms("名古屋の倉庫は何時に開きますか", "ja")).toContain("名古屋");
   });
 });

@@ -1,6 +1,6 @@
 import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
-import { isCjk, queryTerms } from "../../text/tokenize.js";
+import { cjkBigrams, isCjk, queryTerms } from "../../text/tokenize.js";
 import { BETWEEN, COMPARE, EARLIER, LATER, SAME, SIDE_OPENERS } from "./compare-cues.js";
 import {
   AGGREGATION,
@@ -149,6 +149,29 @@ function isContentTerm(term: string, lang: Lang): boolean {
   return !(term.length <= 2 && ZH_FUNCTION.test(term));
 }
 
+const CODE_IN_PARENS = /[（(]\s*[A-Za-z0-9][A-Za-z0-9 ._-]{0,30}?\s*[)）]/gu;
+const CJK_NAME_CHAR = /[\p{Script=Han}\p{Script=Katakana}\u30fc]/u;
+
+/**
+ * The terms of CJK names a text follows with a Latin code in parentheses ("名古屋（NGO）"): the name, its
+ * character pairs. The code says what the name is in any language, so a passage need not spell the name.
+ * Linear: each name is read back once from the parenthesis that follows it.
+ */
+export function namedByCode(text: string): Set<string> {
+  const out = new Set<string>();
+  let floor = 0;
+  for (const m of text.matchAll(CODE_IN_PARENS)) {
+    let start = m.index;
+    while (start > floor && CJK_NAME_CHAR.test(text[start - 1]!)) start--;
+    floor = m.index + m[0].length;
+    if (start === m.index) continue;
+    const name = text.slice(start, m.index);
+    out.add(name);
+    for (const pair of cjkBigrams(name)) out.add(pair);
+  }
+  return out;
+}
+
 /** The folded terms the evidence must cover: no question words, no filler, no grammar bigrams. */
 export function contentTerms(text: string, lang: Lang = languageOf(text)): string[] {
   const langs = cueLangs(lang);
@@ -156,7 +179,10 @@ export function contentTerms(text: string, lang: Lang = languageOf(text)): strin
   for (const table of NOT_CONTENT) t = withoutCues(t, table, langs);
   if (lang === "zh" || lang === "ja") for (const table of CJK_QUESTION) t = withoutCues(t, table, [lang]);
   // Blanking reads whole words; a word with a clitic ("long's") is one word until the tokenizer splits it.
+  // A CJK name the question itself spells by a code ("名古屋（NGO）") is found by the code.
+  const spelled = namedByCode(t);
   return queryTerms(t)
+    .filter((term) => !spelled.has(term))
     .filter((term) => isContentTerm(term, lang) && (isCjk(term) || !hasCue(term, FILLER, langs)))
     .map(fold);
 }
