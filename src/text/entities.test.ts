@@ -111,4 +111,19 @@ describe("possessives and spelled-out names", () => {
     expect(spellsAcronym(text, "COO")).toBe(true);
     expect(spellsAcronym("c ".repeat(500_000), "COO")).toBe(false);
   });
+
+  it("where every noun is capitalised, keeps two-word and marked names and drops single nouns", () => {
+    const text =
+      "Ein Kurier von Falkenried Express stolperte an der Schranke bei Halle 3. Die Schranke meldete SensoLink und die DGX sofort.";
+    const german = extractEntities(text, { nounCapitals: true }).map((e) => e.text);
+    expect(german).toContain("Falkenried Express");
+    expect(german).toContain("SensoLink");
+    expect(german).toContain("DGX");
+    for (const noun of ["Kurier", "Schranke", "Die Schranke", "Halle 3", "Ein Kurier von Falkenried Express"]) {
+      expect(german, noun).not.toContain(noun);
+    }
+    // Read as English, the same capitalised nouns are names.
+    const plain = extractEntities(text).map((e) => e.text);
+    expect(plain).toContain("Schranke");
+  });
 });

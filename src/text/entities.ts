@@ -39,10 +39,53 @@ const NOT_NAMES = new Set(
   ).split(" "),
 );
 
+/**
+ * Words that start a German sentence or phrase and are no names (articles, pronouns, prepositions, question
+ * words): read only where the text capitalises every noun (`EntityOptions.nounCapitals`).
+ */
+const NOT_NAMES_DE = new Set(
+  (
+    "Der Die Das Den Dem Des Ein Eine Einen Einem Einer Eines Kein Keine Keinen Dieser Diese Dieses Jeder Jede " +
+    "Jedes Alle Ich Du Er Sie Es Wir Ihr Man Wer Wie Was Wo Wann Warum Welche Welcher Welches Bei Mit Nach Von " +
+    "Vom Zu Zum Zur Auf Aus Im In Am An Um Für Über Unter Vor Seit Bis Durch Ohne Gegen Und Oder Aber Wenn Als " +
+    "Ob Dass Nicht Auch Nur Noch Schon Dann Hier Dort Nach Bitte"
+  ).split(" "),
+);
+
+/**
+ * How a text writes names. `nounCapitals`: the text's language capitalises every noun (German), so a capital
+ * letter alone does not make a name: a name there is a run of at least two capitalised words ("Kestrel Fleet",
+ * "Neue Hafen GmbH"), or a word marked as a name by more than its first letter: all capitals ("BG"), a capital
+ * inside ("NordRail") or a digit ("R5"). "Rampe", "Tor 14" and "Die Rampe" are nouns.
+ */
+export interface EntityOptions {
+  nounCapitals?: boolean;
+}
+
+/** A word that is a name by more than a first capital: all capitals, a capital inside, or a digit with letters. */
+function markedName(word: string): boolean {
+  if (/^\p{Lu}{2,}[\p{Lu}\p{N}]*$/u.test(word) || /\p{Ll}\p{Lu}/u.test(word)) return true;
+  return /\p{L}/u.test(word) && /\p{N}/u.test(word);
+}
+
 const NAME_WORD = /^(?:[A-Z][\p{L}\p{N}'’.-]*|[A-Z]{2,}|\d+)$/u;
 /** A capitalised word of a name: "Okafor", "R5", "Jean-Luc"; not an identifier such as "AR-2002". */
-function isNameWord(word: string): boolean {
+function isNameWord(word: string, options: EntityOptions = {}): boolean {
+  if (options.nounCapitals && NOT_NAMES_DE.has(word)) return false;
   return NAME_WORD.test(word) && !(/\d/.test(word) && word.includes("-")) && !NOT_NAMES.has(uncontracted(word));
+}
+
+/**
+ * Is a run of name words a name where every noun is capitalised: two capitalised words with letters, or one
+ * word marked as a name (`markedName`)? Linear in the run.
+ */
+function nounCapitalName(run: readonly string[]): boolean {
+  let lettered = 0;
+  for (const word of run) {
+    if (markedName(word)) return true;
+    if (/^\p{Lu}/u.test(word) && /\p{L}/u.test(word)) lettered++;
+  }
+  return lettered >= 2;
 }
 
 /** A word without an English contraction ("What's" -> "What", "Who'd" -> "Who"): a question word, not a name. */
@@ -62,14 +105,14 @@ function trimDots(text: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-function names(text: string): Entity[] {
+function names(text: string, options: EntityOptions = {}): Entity[] {
   const out: Entity[] = [];
   const tokens = [...text.matchAll(/[\p{L}\p{N}'’.&-]+/gu)];
   let i = 0;
   while (i < tokens.length) {
     const tok = tokens[i]!;
     const word = trimDots(tok[0]);
-    if (!/^[A-Z]/.test(word) || !isNameWord(word)) {
+    if (!/^[A-Z]/.test(word) || !isNameWord(word, options)) {
       i++;
       continue;
     }
@@ -80,22 +123,25 @@ function names(text: string): Entity[] {
       const gap = text.slice(tokens[j - 1]!.index! + tokens[j - 1]![0].length, tokens[j]!.index!);
       // A possessive ends the name: in "Halden's ledger API" the name is Halden, not "Halden's ledger API".
       if (/[,;:!?()\n]/.test(gap) || tokens[j - 1]![0].endsWith(".") || POSSESSIVE.test(tokens[j - 1]![0])) break;
-      if (/^[A-Z]/.test(next) && isNameWord(next)) end = j;
-      else if (!CONNECTORS.has(next)) break;
+      if (/^[A-Z]/.test(next) && isNameWord(next, options)) end = j;
+      // Where every noun is capitalised, a connector joins a noun to a name ("Fahrer von Kestrel Fleet").
+      else if (options.nounCapitals || !CONNECTORS.has(next)) break;
       j++;
     }
     const start = tok.index!;
     const last = tokens[end]!;
     const phrase = trimDots(text.slice(start, last.index! + last[0].length)).replace(/['’]s$/, "");
     const sentenceStart = start === 0 || /[.!?]\s*$|\n\s*$|^\s*$/.test(text.slice(Math.max(0, start - 3), start));
-    if (end > i || !sentenceStart) out.push({ text: phrase, type: "name", index: start });
+    const run = tokens.slice(i, end + 1).map((t) => trimDots(t[0]));
+    const named = options.nounCapitals ? nounCapitalName(run) : end > i || !sentenceStart;
+    if (named) out.push({ text: phrase, type: "name", index: start });
     i = end + 1;
   }
   return out;
 }
 
 /** Entity mentions in order of appearance, without repeats (case-insensitive). */
-export function extractEntities(text: string): Entity[] {
+export function extractEntities(text: string, options: EntityOptions = {}): Entity[] {
   const found: Entity[] = [];
   for (const [type, pattern] of PATTERNS) {
     for (const match of text.matchAll(pattern)) {
@@ -103,7 +149,7 @@ export function extractEntities(text: string): Entity[] {
       found.push({ text: value, type, index: match.index! });
     }
   }
-  found.push(...names(text));
+  found.push(...names(text, options));
   found.sort((a, b) => a.index - b.index || b.text.length - a.text.length);
   const seen = new Set<string>();
   const out: Entity[] = [];

@@ -15,6 +15,7 @@ import { completeNames } from "./complete-names.js";
 import { claimOf, composePart } from "./compose.js";
 import { callsForPart } from "./evidence-view.js";
 import { valueForOther } from "./near-miss.js";
+import { newerTwins } from "./newer-twin.js";
 import type { OfflineSettings } from "./settings.js";
 import { sqlClaim, sqlCovers, sqlNotes, sqlUnmapped } from "./sql-steps.js";
 import { valueSpan } from "./value-span.js";
@@ -262,6 +263,7 @@ export function answerFromEvidence(
       const pair = bridgedPair(part, all, state.standaloneQuestion, kind, {
         fieldValues: settings.hop.fieldValues,
         unitOwner: settings.hop.unitOwner,
+        nounCapitals: settings.hop.nounCapitals,
       });
       if (pair && supports([pair.answer, pair.anchor])) {
         bridged = true;
@@ -313,6 +315,8 @@ export function answerFromEvidence(
     }
     // A bridged answer stands on its chain alone: the bridge's sentence and the one answering for the bridge.
     // Other units of the evidence (rival values, more record lines) would be cited for a chain they are not on.
+    // A unit of a superseded edition is read from the current one when the evidence holds its twin there.
+    chosen = newerTwins(chosen, all, state.standaloneQuestion, settings.answer.newerTwinShare);
     const composed = composePart({
       question: state.standaloneQuestion,
       part,

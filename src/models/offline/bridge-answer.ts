@@ -2,7 +2,7 @@ import { mentions } from "../../text/entities.js";
 import { coverage, termSet } from "../../text/overlap.js";
 import type { AnswerType, QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
-import { fieldLine, typeWords, unitBridges } from "./bridge-type.js";
+import { fieldLine, nounCapitalsIn, typeWords, unitBridges } from "./bridge-type.js";
 import { askedTerms, type Candidate } from "./candidates.js";
 
 /**
@@ -27,6 +27,8 @@ export interface BridgeOptions {
    * passage titled after the bridge (1) and one that only mentions it somewhere (0.5).
    */
   unitOwner: number;
+  /** Capitalised nouns of a German passage are no bridges (settings.hop.nounCapitals, bridge-type.ts). */
+  nounCapitals?: boolean;
 }
 
 const DEFAULT_OPTIONS: BridgeOptions = { fieldValues: false, unitOwner: 0.5 };
@@ -79,7 +81,8 @@ export function bridgedPair(
   let best: (BridgedPair & { score: number }) | undefined;
   for (const anchor of all) {
     if (namedBy(part, anchor).length === 0) continue;
-    const bridges = unitBridges(anchor.quote, question, types, options.fieldValues);
+    const nounCapitals = nounCapitalsIn(anchor.passageText, options.nounCapitals ?? false);
+    const bridges = unitBridges(anchor.quote, question, types, options.fieldValues, nounCapitals);
     if (bridges.length === 0) continue;
     const have = termSet(anchor.context);
     const rest = asked.filter((t) => !have.has(t));

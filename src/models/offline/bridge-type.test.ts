@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decompose } from "./analyze.js";
-import { fieldLine, fieldValue, typeFit, typeWords, unitBridges } from "./bridge-type.js";
+import { fieldLine, fieldValue, nounCapitalsIn, typeFit, typeWords, unitBridges } from "./bridge-type.js";
 
 const question = "Who is the safety officer at the depot where parcel QZ-3381 was loaded?";
 const part = decompose(question)[0]!;
@@ -53,5 +53,20 @@ describe("unitBridges", () => {
     expect(unitBridges("loading_depot: VXD", question, types, false)).not.toContain("VXD");
     // The field's name is no entity.
     expect(unitBridges("loading_depot: VXD", question, types, true)).not.toContain("loading_depot");
+  });
+});
+
+describe("nounCapitalsIn", () => {
+  it("reads a German passage's capitalised nouns as nouns, an English one's as names, and only when on", () => {
+    const de = "Der Fahrer wartete an der Schranke, weil die Halle noch nicht frei war und es regnete.";
+    const en = "The driver waited at the Barrier because the Hall was not yet free.";
+    expect(nounCapitalsIn(de, true)).toBe(true);
+    expect(nounCapitalsIn(de, false)).toBe(false);
+    expect(nounCapitalsIn(en, true)).toBe(false);
+    const question = "Who runs the hall where the driver waited?";
+    expect(unitBridges("Der Fahrer wartete an der Schranke.", question, new Set(), false, true)).not.toContain(
+      "Schranke",
+    );
+    expect(unitBridges("Der Fahrer wartete an der Schranke.", question, new Set(), false, false)).toContain("Schranke");
   });
 });

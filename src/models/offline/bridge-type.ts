@@ -1,6 +1,7 @@
 import { mentions } from "../../text/entities.js";
 import { fold, termSet } from "../../text/overlap.js";
 import type { QuestionPart } from "./analyze.js";
+import { languageOf } from "./language.js";
 import { newEntities } from "./route.js";
 
 /** A `field: value` line of a record (a table row, a JSON line's fields): the field's name and its value. */
@@ -73,11 +74,27 @@ export function fieldValue(unit: string, question: string, types: ReadonlySet<st
 
 /**
  * The names a unit offers the next hop: the entities of its value part, and the value of a record's field
- * line when it can name a thing (see `fieldValue`).
+ * line when it can name a thing (see `fieldValue`). `nounCapitals`: the unit's passage is in a language that
+ * capitalises every noun (`nounCapitalsIn`).
  */
-export function unitBridges(unit: string, question: string, types: ReadonlySet<string>, fields: boolean): string[] {
-  const out = newEntities(valuePart(unit), question);
+export function unitBridges(
+  unit: string,
+  question: string,
+  types: ReadonlySet<string>,
+  fields: boolean,
+  nounCapitals = false,
+): string[] {
+  const out = newEntities(valuePart(unit), question, nounCapitals);
   const value = fields ? fieldValue(unit, question, types) : undefined;
   if (value && !out.some((e) => e.toLowerCase() === value.toLowerCase())) out.push(value);
   return out;
+}
+
+/**
+ * Does a passage's language capitalise every noun (German), with `hop.nounCapitals` on? Its capitalised words
+ * are then nouns more often than names, and only marked or multi-word names bridge (entities.ts). The language
+ * is the passage's, not the unit's: one short sentence says too little to tell.
+ */
+export function nounCapitalsIn(passageText: string, on: boolean): boolean {
+  return on && languageOf(passageText) === "de";
 }

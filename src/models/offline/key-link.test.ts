@@ -30,4 +30,10 @@ describe("fieldValueIn and lookupWorthy", () => {
     expect(lookupWorthy("ZQ", prose, true)).toBe(true);
     expect(lookupWorthy("Zuid Trans", record)).toBe(false);
   });
+
+  it("looks up a plain name only with names on, and only when a record gives it as a field's whole value", () => {
+    expect(lookupWorthy("Zuid Trans", record, false, true)).toBe(true);
+    expect(lookupWorthy("Zuid Trans", prose, false, true)).toBe(false);
+    expect(lookupWorthy("Zuid", record, false, true)).toBe(false);
+  });
 });

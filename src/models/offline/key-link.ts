@@ -28,8 +28,17 @@ export function fieldValueIn(name: string, passages: readonly { text: string }[]
 
 /**
  * A bridge worth looking up by key: a code that a record gives as a field's value ("depot: ZQ"); with
- * `inProse`, a code anywhere ("ships from ZQ"). A plain name is found by search: pages describe it in words.
+ * `inProse`, a code anywhere ("ships from ZQ"); with `names`, also a plain name that is a record field's whole
+ * value ("carrier: Zuid Trans"): a record refers to another register's entry by its key, whether that key is a
+ * code or a name, and the register's row is what says more about it. A name met in prose is found by search:
+ * pages describe it in words.
  */
-export function lookupWorthy(name: string, passages: readonly { text: string }[], inProse = false): boolean {
-  return keyLike(name) && (inProse || fieldValueIn(name, passages));
+export function lookupWorthy(
+  name: string,
+  passages: readonly { text: string }[],
+  inProse = false,
+  names = false,
+): boolean {
+  if (keyLike(name)) return inProse || fieldValueIn(name, passages);
+  return names && fieldValueIn(name, passages);
 }

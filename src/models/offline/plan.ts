@@ -5,7 +5,7 @@ import { mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
-import { typeFit, typeWords, unitBridges } from "./bridge-type.js";
+import { nounCapitalsIn, typeFit, typeWords, unitBridges } from "./bridge-type.js";
 import { commonness, currentLinks, leadsOn, onChain, siblingRecord, titledAfter } from "./chain-links.js";
 import { changeAsk, versionCalls } from "./compare-versions.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
@@ -58,7 +58,7 @@ export function lookupCalls(
 ): Call[] {
   if (!settings.hop.lookupKeys || !state.tools.some((t) => t.name === "lookup")) return [];
   const found = callsForPart(state, index).flatMap((r) => passagesOf(state, r).map((x) => x.passage));
-  if (!lookupWorthy(entity, found)) return [];
+  if (!lookupWorthy(entity, found, false, settings.hop.lookupNames)) return [];
   const args = { key: entity, ...(want.length > 0 ? { query: want.join(" ") } : {}), k: settings.hopK };
   const key = callKey("lookup", args);
   if (exclude.has(key)) return [];
@@ -190,6 +190,7 @@ async function bridges(
       // A passage that names what the question names is where the chain goes on from; others only share words.
       const about = aboutQuestion(part, passage) ? settings.hop.anchorBonus : 0;
       const candidates = [passage.title ?? "", ...unitsOf(passage.text).map((u) => u.text)];
+      const nounCapitals = nounCapitalsIn(passage.text, settings.hop.nounCapitals);
       for (const unit of candidates) {
         // A sentence (or title) that tries to steer an AI does not steer the search either.
         if (looksLikeInstruction(unit)) continue;
@@ -197,7 +198,13 @@ async function bridges(
         // however few of the question's words it shares.
         const touch = Math.max(coverage(part.terms, unit), seeds.named ? settings.retrieval.anchorTouch : 0);
         if (touch === 0 && unit !== passage.title) continue;
-        for (const entity of unitBridges(unit, state.standaloneQuestion, types, settings.hop.fieldValues)) {
+        for (const entity of unitBridges(
+          unit,
+          state.standaloneQuestion,
+          types,
+          settings.hop.fieldValues,
+          nounCapitals,
+        )) {
           if (usedAlready(entity, used)) continue;
           // Another record of the kind the question names (a sibling ticket) is a rival, not a link.
           if (settings.hop.skipSiblings && siblingRecord(entity, part.entities)) continue;

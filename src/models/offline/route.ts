@@ -95,9 +95,12 @@ export async function rankSources(
   return ranked.sort((a, b) => b.score - a.score);
 }
 
-/** Entities in a text that are not in the question: candidates for the next hop. */
-export function newEntities(text: string, question: string): string[] {
-  return extractEntities(text)
+/**
+ * Entities in a text that are not in the question: candidates for the next hop. `nounCapitals`: the text is of a
+ * language that capitalises every noun (German), where a capitalised word alone is no name (entities.ts).
+ */
+export function newEntities(text: string, question: string, nounCapitals = false): string[] {
+  return extractEntities(text, { nounCapitals })
     .map((e) => e.text)
     .filter((e) => !mentions(question, e) && e.length > 2);
 }

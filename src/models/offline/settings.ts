@@ -134,6 +134,18 @@ export interface HopSettings {
    * by it (the `lookup` tool: its record, the directory row it heads), not only passages that mention it.
    */
   lookupKeys: boolean;
+  /**
+   * With `lookupKeys`, a plain name that a record gives as a field's whole value ("carrier: Zuid Trans") is
+   * looked up too (key-link.ts `lookupWorthy`): the register keyed by it (a table of carriers) says more about it.
+   * Off: on the full sets it changed no right answer; it brought one northwind question its gold page (a service
+   * named in lower case), whose three-hop answer then failed and was refused instead of answered wrong.
+   */
+  lookupNames: boolean;
+  /**
+   * In a passage of a language that capitalises every noun (German), a capitalised word alone is no bridge:
+   * only names of two capitalised words or words marked by more than a first capital (codes, "NordRail").
+   */
+  nounCapitals: boolean;
 }
 
 const HOP: HopSettings = {
@@ -156,6 +168,8 @@ const HOP: HopSettings = {
   neededAnchorOnly: true,
   stopUnfound: true,
   lookupKeys: true,
+  lookupNames: false,
+  nounCapitals: true,
 };
 
 export interface AnswerSettings {
@@ -195,6 +209,11 @@ export interface AnswerSettings {
    * which alone is cited; the newer value is named with it. Off: the newer answers, the older is named as superseded.
    */
   priorAnswersFromOlder: boolean;
+  /**
+   * A chosen unit of a superseded document gives way to the unit of the newer document of its series that shares
+   * at least this share of its words other than figures (its row or clause in the next edition; newer-twin.ts). 0: off.
+   */
+  newerTwinShare: number;
   /**
    * Most sentences added to an answer that misses a name the question gives, each from a passage of the
    * evidence that names it (complete-names.ts); 0 turns it off.
@@ -265,6 +284,7 @@ const ANSWER: AnswerSettings = {
   citeOnlyWhatAdds: true,
   lastHopOnBridge: true,
   priorAnswersFromOlder: true,
+  newerTwinShare: 0.9,
   completeNames: 2,
   wordForms: true,
   unheldWordWeight: 0.5,
