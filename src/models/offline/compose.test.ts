@@ -302,4 +302,33 @@ describe("claimOf under a dated heading", () => {
     const c = { ...unit(1, "Parcels need a barcode label.", notes), heading: "Labels" };
     expect(claimOf(c).text).toBe("Release notes: Parcels need a barcode label.");
   });
+
+  describe("the same value from the page of what the question names", () => {
+    const question = "When does the nightly tallow-sync job start?";
+    const page = { title: "tallow-sync", docId: "services/tallow-sync.md" };
+    const report = { title: "OUT-7: nightly sync failed", docId: "reports/out-7.md" };
+    const timeline = unit(1, "| 01:15 | Job starts |", report, 1.5);
+    const own = unit(2, "| Schedule | Nightly, starts 01:15 UTC |", page, 1);
+
+    it("cites the named page's unit instead of another document repeating its value", () => {
+      const claims = compose(question, [timeline], [timeline, own]);
+      expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([2]);
+      expect(claims[0]!.text).toContain("01:15");
+    });
+
+    it("keeps the unit found when the page states another value, or when the setting is off", () => {
+      const other = unit(2, "| Schedule | Nightly, starts 03:40 UTC |", page, 1);
+      expect(compose(question, [timeline], [timeline, other]).flatMap((c) => c.citations.map((x) => x.n))).toEqual([1]);
+      const part = decompose(question)[0]!;
+      const off = composePart({
+        question,
+        part,
+        kind: answerKindOf(part),
+        chosen: [timeline],
+        all: [timeline, own],
+        settings: { ...settings, citeNamedPage: false },
+      });
+      expect(off.flatMap((c) => c.citations.map((x) => x.n))).toEqual([1]);
+    });
+  });
 });

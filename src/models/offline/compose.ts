@@ -67,7 +67,9 @@ export function datedHeading(c: Pick<Candidate, "heading">, text: string): strin
 
 /** The supporting units that earn their citation next to `lead` (all of `rest` when the setting is off). */
 const supported = (input: ComposeInput, lead: Candidate[], rest: Candidate[]) =>
-  input.settings.citeOnlyWhatAdds ? supportingUnits(input.part.text, lead, rest) : rest;
+  input.settings.citeOnlyWhatAdds
+    ? supportingUnits(input.part.text, lead, rest, input.settings.support, askedTerms(input.part))
+    : rest;
 
 /** What an older document said, in the question's language. */
 const SUPERSEDED: Record<Lang, (old: string, title: string, when: string) => string> = {
@@ -145,6 +147,26 @@ function freshest(found: Valued, input: ComposeInput): { winner: Valued; old?: V
     if (order < 0) return { winner: found, old: { c: r, value: rv } };
   }
   return { winner: found };
+}
+
+/** Is the unit of the page of something the part names (its title or file name names it)? */
+const ofNamedPage = (c: Candidate, part: QuestionPart) =>
+  part.entities.some((e) => mentions(c.title, e) || mentions(c.item.docId, e));
+
+/**
+ * The same value from the page of what the part names, when the unit found is of another document: a unit
+ * of that page stating the value found answers instead (its own value when that holds the one found, as
+ * "02:30 UTC" holds "02:30"). The page is the source about the thing asked; the other document repeats it.
+ */
+export function namedPage(found: Valued, input: ComposeInput): Valued {
+  if (!input.settings.citeNamedPage || ofNamedPage(found.c, input.part)) return found;
+  for (const r of input.all) {
+    if (r.item.docId === found.c.item.docId || !ofNamedPage(r, input.part)) continue;
+    if (!mentions(r.quote, found.value.text)) continue;
+    const own = valueIn(r, input);
+    return { c: r, value: own && mentions(own.text, found.value.text) ? own : found.value };
+  }
+  return found;
 }
 
 /**
@@ -263,7 +285,7 @@ export function composePart(input: ComposeInput): DraftClaim[] {
   const fresh = freshest(found, input);
   // "Before the update": the older document answers and is the one cited; the newer value is named with it.
   const asksPrior = fresh.old !== undefined && settings.priorAnswersFromOlder && hasCue(input.question, PRIOR_TIME);
-  const winner = asksPrior ? fresh.old! : fresh.winner;
+  const winner = asksPrior ? fresh.old! : fresh.old ? fresh.winner : namedPage(fresh.winner, input);
   const old = asksPrior ? undefined : fresh.old;
   const later = asksPrior ? fresh.winner : undefined;
   // A chain's answer names where it came from: "Dana Okafor (Flight Software Team) leads the team that ...".
@@ -312,7 +334,7 @@ export function composePart(input: ComposeInput): DraftClaim[] {
     if (c !== winner.c) {
       if (c === named?.c) continue;
       // Another document's sentence is cited only when it adds a constraint or a link (supporting.ts).
-      if (settings.citeOnlyWhatAdds && !earnsCitation(part.text, c, kept)) continue;
+      if (settings.citeOnlyWhatAdds && !earnsCitation(part.text, c, kept, settings.support, askedTerms(part))) continue;
       kept.push(c);
     }
     claims.push(claimOf(c));

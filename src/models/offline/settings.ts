@@ -1,4 +1,5 @@
 import type { Preset } from "../../spec/engine.js";
+import type { SupportRules } from "./supporting.js";
 
 /** How the offline engine trades recall against caution; named presets, nested and typed. */
 export interface OfflineSettings {
@@ -197,6 +198,15 @@ export interface AnswerSettings {
    * answer or is context, and its citation would name a source the answer does not use.
    */
   citeOnlyWhatAdds: boolean;
+  /** How strictly a sentence of another document earns its citation (supporting.ts `SupportRules`). */
+  support: SupportRules;
+  /**
+   * When the value that answers comes from a document that is not the page of what the question names, and
+   * that page (its title or file name names it) states the same value, the page is cited instead: it is
+   * the source about the thing asked, the other only repeats its value (an incident's timeline giving a job's
+   * start time that the job's own page states).
+   */
+  citeNamedPage: boolean;
   /**
    * Without a value, a chain's last hop stays cited (without earning it as a supporting sentence) only when it
    * is of the bridge the best sentence names (its passage or title names a name of that sentence the question
@@ -282,6 +292,8 @@ const ANSWER: AnswerSettings = {
   anchorIdentifiers: true,
   fieldLabelWeight: 0.3,
   citeOnlyWhatAdds: true,
+  support: { linkInPassage: false, constraintSaysAsked: true },
+  citeNamedPage: true,
   lastHopOnBridge: true,
   priorAnswersFromOlder: true,
   newerTwinShare: 0.9,

@@ -52,6 +52,22 @@ describe("earnsCitation", () => {
     const stating = unit("notes/lore.md", "Place names", "Marrowfield was once a port.");
     expect(addsConstraint(q, stating, [lead])).toBe(true);
   });
+
+  it("drops a sentence that adds a constraint but says nothing asked, unless it is that constraint's own record", () => {
+    const q = "How long may the Quillon gateway keep idle sessions on a holdover-class link?";
+    const asked = ["long", "keep", "idle", "sessions", "link"];
+    const namesOnly = unit("guides/reviews.md", "Review calendar", "Holdover-class reviews happen each quarter.");
+    expect(addsConstraint(q, namesOnly, [lead], undefined, asked)).toBe(false);
+    expect(addsConstraint(q, namesOnly, [lead], { linkInPassage: false, constraintSaysAsked: false }, asked)).toBe(
+      true,
+    );
+    const saying = unit("guides/classes.md", "Link classes", "On holdover-class links idle sessions stay 90 minutes.");
+    expect(addsConstraint(q, saying, [lead], undefined, asked)).toBe(true);
+    // The record of an identifier the question names stands for it, whatever language its sentence is in.
+    const rq = "How long did the Quillon gateway keep idle sessions during QX-12?";
+    const record = unit("reports.jsonl#QX-12", "QX-12", "Der Dienst fiel um 04:10 Uhr aus.");
+    expect(addsConstraint(rq, record, [lead], undefined, asked)).toBe(true);
+  });
 });
 
 describe("linksTo", () => {
@@ -70,9 +86,19 @@ describe("linksTo", () => {
     expect(linksTo(question, onlyQuestion, [film])).toBe(false);
   });
 
-  it("links a code to anywhere in a kept passage, a capitalised name only to a kept sentence", () => {
+  it("links a code to a kept sentence or a kept record, to the rest of a page only when the rules say so", () => {
     const status = unit("ops/codes.md", "Operations codes", "idle_drop: the session timed out.");
-    expect(linksTo("Why was my Quillon session dropped?", status, [lead])).toBe(true);
+    // The code is in the kept page, not in its quoted sentence: another sentence of the page is not cited.
+    expect(linksTo("Why was my Quillon session dropped?", status, [lead])).toBe(false);
+    expect(
+      linksTo("Why was my Quillon session dropped?", status, [lead], {
+        linkInPassage: true,
+        constraintSaysAsked: true,
+      }),
+    ).toBe(true);
+    // A record's fields are one statement about it: its status code links to the page explaining the code.
+    const record = unit("sessions.csv#S-77", "Session S-77", "session_id: S-77", "state: idle_drop");
+    expect(linksTo("Why was session S-77 dropped?", status, [record])).toBe(true);
     const passageOnly = unit("p#5", "Trivia", "Ostwick Harbour opened in 1902.");
     const kept = unit("p#6", "Hollow Tide", "Hollow Tide is a drama.", "It was shot near Ostwick Harbour.");
     expect(linksTo(question, passageOnly, [kept])).toBe(false);
