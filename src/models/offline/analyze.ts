@@ -2,6 +2,7 @@ import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
 import { cjkBigrams, isCjk, queryTerms } from "../../text/tokenize.js";
 import { BETWEEN, COMPARE, EARLIER, LATER, SAME, SIDE_OPENERS } from "./compare-cues.js";
+import { participleClause } from "./participle.js";
 import {
   AGGREGATION,
   type AnswerKindCues,
@@ -187,7 +188,13 @@ export function contentTerms(text: string, lang: Lang = languageOf(text)): strin
     .map(fold);
 }
 
-function makePart(text: string, context = ""): QuestionPart {
+/** How the analysis reads a question (from the offline settings' `hop`). */
+export interface AnalyzeOptions {
+  /** A thing described by a participle clause is a link of a chain (participle.ts). */
+  participleChains?: boolean;
+}
+
+function makePart(text: string, context = "", options: AnalyzeOptions = {}): QuestionPart {
   const clean = trimEnd(text.trim());
   const lang = languageOf(clean);
   const query = context ? `${clean} ${context}` : clean;
@@ -200,9 +207,18 @@ function makePart(text: string, context = ""): QuestionPart {
       ? [...` ${clean} `.matchAll(RELATIVE)].find((m) => m.index > 1 && (leads || /^\s(?:that|whose)\s$/i.test(m[0])))
       : undefined;
   const entities = entitiesOf(query, lang);
-  const linked = relative ? undefined : linkChain(clean, lang, entities);
-  const chain = relative !== undefined || linked !== undefined;
-  const head = relative ? contentTerms(clean.slice(0, relative.index), lang) : (linked ?? []);
+  const aggregation = hasCue(clean, AGGREGATION, cueLangs(lang));
+  // A thing described by a participle ("a network founded by X", "der von X gegründete Verlag") is a link
+  // like a relative clause. A count over records ("tickets created in May") is one lookup, not a chain.
+  const described =
+    relative || aggregation || options.participleChains === false ? undefined : participleClause(clean, lang);
+  const linked = relative || described ? undefined : linkChain(clean, lang, entities);
+  const chain = relative !== undefined || described !== undefined || linked !== undefined;
+  const head = relative
+    ? contentTerms(clean.slice(0, relative.index), lang)
+    : described
+      ? participleHead(clean, described, lang, entities, leads || leadsWith(clean, WH, lang))
+      : (linked ?? []);
   return {
     text: clean,
     query,
@@ -211,8 +227,26 @@ function makePart(text: string, context = ""): QuestionPart {
     head,
     chain,
     answerType: answerTypeOf(clean),
-    aggregation: hasCue(clean, AGGREGATION, cueLangs(lang)),
+    aggregation,
   };
+}
+
+/**
+ * What is asked last of a chain told by a participle clause. A question led by its question word asks it
+ * before the clause ("Which film was directed by the man born in X": the film); one that asks at its end
+ * asks it of the described thing ("X is on a network founded by whom": who founded it). The question's
+ * own names are where the chain starts, not what it asks.
+ */
+function participleHead(
+  text: string,
+  clause: { start: number; at: number },
+  lang: Lang,
+  entities: readonly string[],
+  leads: boolean,
+): string[] {
+  const names = new Set(contentTerms(entities.join(" "), lang));
+  const span = leads ? text.slice(0, clause.start) : text.slice(clause.at);
+  return [...new Set(contentTerms(span, lang).filter((t) => !names.has(t)))];
 }
 
 /**
@@ -244,6 +278,12 @@ const AND: CueTable = { en: ["and"], de: ["und"], zh: ["和", "与", "跟"], ja:
 /** Which of two (Chinese, Japanese): "哪个", "どちら". */
 const WHICH_OF_TWO: CueTable = { en: [], de: [], zh: ["哪个", "哪一个", "谁"], ja: ["どちら", "どっち"] };
 
+/**
+ * A side of a comparison asks one attribute of its own alternative: the attribute's participle ("films
+ * directed by whom") describes what is compared, not a thing to find first.
+ */
+const SIDE: AnalyzeOptions = { participleChains: false };
+
 /** Longest question the comparison patterns read (they split on cue positions; the bound keeps them cheap). */
 const MAX_COMPARISON = 400;
 
@@ -268,7 +308,7 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
             : undefined;
     const comparative = dated ?? (more ? "max" : less ? "min" : undefined);
     const side = (x: string): QuestionPart => {
-      const part = makePart(`${attribute} ${x}`);
+      const part = makePart(`${attribute} ${x}`, "", SIDE);
       // A quantitative comparison wants a number from each side; a comparison of dates, a date.
       return comparative
         ? { ...part, alternative: x.trim(), comparative, answerType: dated ? "date" : "number" }
@@ -436,7 +476,7 @@ function sharedParts(q: string, lang: Lang): QuestionPart[] | undefined {
   const same = findCues(attribute, SAME, langs)[0];
   const sameWords = same ? contentTerms(attribute.slice(same.end), lang).slice(0, 2) : [];
   return [a, b].map((x) => ({
-    ...makePart(`${x} ${attribute}`),
+    ...makePart(`${x} ${attribute}`, "", SIDE),
     // The side's own names, not a run of capitals across the seam ("Viewpoint British").
     entities: [...new Set([...entitiesOf(x, lang), ...entitiesOf(attribute, lang)])],
     alternative: x,
@@ -532,18 +572,21 @@ function clauses(question: string, lang: Lang): string[] {
  * pronouns in later parts resolved against the first part's entities (or its terms). Chinese and
  * Japanese drop the pronoun altogether, so there a later clause always carries the first one's subject.
  */
-export function decompose(question: string): QuestionPart[] {
+export function decompose(question: string, options: AnalyzeOptions = {}): QuestionPart[] {
   const comparison = comparisonParts(question);
   if (comparison) return comparison;
   const lang = languageOf(question);
   const parts = clauses(question, lang).filter((c) => queryTerms(c).length > 0);
-  if (parts.length <= 1) return [makePart(question)];
-  const first = makePart(parts[0]!);
+  // A count asked in another clause ("Of the orders placed in May, how many ...") makes the whole a count.
+  if (parts.length > 1 && hasCue(question, AGGREGATION, cueLangs(lang)))
+    options = { ...options, participleChains: false };
+  if (parts.length <= 1) return [makePart(question, "", options)];
+  const first = makePart(parts[0]!, "", options);
   const out = [first];
   for (const clause of parts.slice(1)) {
     const refers = lang === "zh" || lang === "ja" || hasCue(clause, PRONOUNS, cueLangs(lang));
     const context = refers ? first.entities.join(" ") || first.text : "";
-    out.push(makePart(clause, context));
+    out.push(makePart(clause, context, options));
   }
   return out;
 }

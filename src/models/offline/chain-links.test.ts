@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CallRecord } from "../../spec/engine.js";
-import { commonness, currentLinks, leadsOn, onChain, siblingRecord, titledAfter } from "./chain-links.js";
+import { commonness, currentLinks, leadsOn, modifierOnly, onChain, siblingRecord, titledAfter } from "./chain-links.js";
 
 const record = (follows?: string): CallRecord => ({
   call: { callId: "c", tool: "search", args: { query: "q" }, ...(follows ? { follows } : {}) },
@@ -87,5 +87,19 @@ describe("titledAfter", () => {
   it("is false for a longer title that only holds the name as one of its words", () => {
     expect(titledAfter("Estrovian Rowing Federation", "Estrovian")).toBe(false);
     expect(titledAfter("Grey Point Lighthouse", "Halden")).toBe(false);
+  });
+});
+
+describe("modifierOnly", () => {
+  it("reads a one-word name after an indefinite article and before a lower-case word as a description", () => {
+    expect(modifierOnly("Quill Road is a 1998 Estrovian film directed by Ada Marr.", "Estrovian")).toBe(true);
+    expect(modifierOnly("An Estrovian painter, she moved to Tamsby.", "Estrovian")).toBe(true);
+  });
+
+  it("keeps a name the unit also uses as a name, or that leads a sentence of its own", () => {
+    expect(modifierOnly("An Estrovian painter, she later taught in Estrovian schools.", "Estrovian")).toBe(false);
+    expect(modifierOnly("She was born in Tamsby and is an Estrovian citizen.", "Tamsby")).toBe(false);
+    expect(modifierOnly("The Estrovian team won.", "Estrovian")).toBe(false);
+    expect(modifierOnly("Quill Road is a film.", "Ada Marr")).toBe(false);
   });
 });

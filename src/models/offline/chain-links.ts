@@ -82,3 +82,32 @@ export function titledAfter(title: string, name: string): boolean {
   const count = (s: string) => s.split(/\s+/).filter(Boolean).length;
   return mentions(head, name) ? count(name) * 2 >= count(head) : count(name) * 2 >= count(title);
 }
+
+/** An indefinite article, then at most two lower-case words or numbers: "an ", "a 2005 ", "a well-known ". */
+const MODIFIER_LEAD = /(?:^|[^\p{L}\p{N}])[Aa]n?\s+(?:[\p{Ll}\p{N}][\p{L}\p{N}-]*\s+){0,2}$/u;
+/** Characters before a name in which `MODIFIER_LEAD` looks for its article (bounds the match). */
+const MODIFIER_WINDOW = 40;
+
+/**
+ * Does a unit use a one-word name only to describe something else: every time it appears, after "a" or "an"
+ * and before a lower-case word ("an Estrovian rowing club", "a Tamsby-born painter")? Names of things
+ * take no indefinite article; a word that does is an adjective (a nationality, a style), and following it
+ * leads to every page that describes something the same way, not to the chain's next thing. A unit that
+ * also names it on its own ("... moved to Estrovia", "Estrovian is spoken") keeps it.
+ */
+export function modifierOnly(unit: string, name: string): boolean {
+  if (/\s/.test(name.trim()) || name.length === 0) return false;
+  const lower = unit.toLowerCase();
+  const target = name.toLowerCase();
+  let seen = 0;
+  for (let at = lower.indexOf(target); at >= 0; at = lower.indexOf(target, at + target.length)) {
+    const end = at + target.length;
+    // Only whole words count ("Estrovian" is not in "Estrovians' league").
+    if (/[\p{L}\p{N}]/u.test(lower[at - 1] ?? "") || /[\p{L}\p{N}]/u.test(lower[end] ?? "")) continue;
+    seen++;
+    const before = MODIFIER_LEAD.test(unit.slice(Math.max(0, at - MODIFIER_WINDOW), at));
+    const after = /^[\s-]+\p{Ll}/u.test(unit.slice(end, end + 3));
+    if (!before || !after) return false;
+  }
+  return seen > 0;
+}

@@ -51,7 +51,8 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
       ? base
       : { ...base, refusal: { ...base.refusal, minConfidence: options.minConfidence } };
   };
-  const partsOf = (state: AgentState) => decompose(state.standaloneQuestion);
+  const partsOf = (state: AgentState) =>
+    decompose(state.standaloneQuestion, { participleChains: settingsFor(state.preset).hop.participleChains });
   return {
     specificationVersion: "v1",
     name: "offline",

@@ -311,11 +311,11 @@ describe("planCalls, a bridge names one thing", () => {
             defined: false,
           },
   };
-  const followed = async (commonPenalty: number) => {
+  const followed = async (commonPenalty: number, skipModifiers = false) => {
     const settings = {
       ...OFFLINE_PRESETS.balanced,
       bridgesPerHop: 2,
-      hop: { ...OFFLINE_PRESETS.balanced.hop, commonPenalty, lookahead: 0 },
+      hop: { ...OFFLINE_PRESETS.balanced.hop, commonPenalty, lookahead: 0, skipModifiers },
     };
     const plan = await planCalls(state, graph, decompose(q), settings);
     return plan.calls.filter((c) => c.tool === "search").map((c) => c.follows);
@@ -324,6 +324,11 @@ describe("planCalls, a bridge names one thing", () => {
   it("follows the rare name before the one most pages mention (hop.commonPenalty)", async () => {
     expect((await followed(1))[0]).toBe("Imre Dalkas");
     expect((await followed(0))[0]).toBe("Velish");
+  });
+
+  it("never follows a one-word name its sentence only uses to describe ('a Velish rowing crew': hop.skipModifiers)", async () => {
+    expect(await followed(0, true)).not.toContain("Velish");
+    expect((await followed(0, true))[0]).toBe("Imre Dalkas");
   });
 
   // Without a graph: a probe for the demonym finds a longer title holding it; the coach's probe finds his page.
@@ -336,7 +341,7 @@ describe("planCalls, a bridge names one thing", () => {
   const byTitle = async (strictTitle: boolean) => {
     const settings = {
       ...OFFLINE_PRESETS.balanced,
-      hop: { ...OFFLINE_PRESETS.balanced.hop, strictTitle, lookahead: 0 },
+      hop: { ...OFFLINE_PRESETS.balanced.hop, strictTitle, lookahead: 0, skipModifiers: false },
     };
     const plan = await planCalls(state, probing, decompose(q), settings);
     return plan.calls.filter((c) => c.tool === "search").map((c) => c.follows);

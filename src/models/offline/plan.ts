@@ -6,7 +6,7 @@ import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
 import type { QuestionPart } from "./analyze.js";
 import { nounCapitalsIn, typeFit, typeWords, unitBridges } from "./bridge-type.js";
-import { commonness, currentLinks, leadsOn, onChain, siblingRecord, titledAfter } from "./chain-links.js";
+import { commonness, currentLinks, leadsOn, modifierOnly, onChain, siblingRecord, titledAfter } from "./chain-links.js";
 import { changeAsk, versionCalls } from "./compare-versions.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { lookupWorthy } from "./key-link.js";
@@ -208,6 +208,8 @@ async function bridges(
           if (usedAlready(entity, used)) continue;
           // Another record of the kind the question names (a sibling ticket) is a rival, not a link.
           if (settings.hop.skipSiblings && siblingRecord(entity, part.entities)) continue;
+          // "an <Adjective> film": a word describing the unit's thing, not a thing the chain can go on to.
+          if (settings.hop.skipModifiers && modifierOnly(unit, entity)) continue;
           // A name of the kind asked ("<Name> County" for "which county", a hub code under "origin_hub" for
           // "the hub where") is the chain's next link more often than the other names of its sentence.
           // Only where the chain is: on a page of another thing of the same kind, it is a rival, not a link.

@@ -39,6 +39,12 @@ export interface OfflineSettings {
 
 export interface HopSettings {
   /**
+   * A thing the question describes by a participle ("a network founded by <name>", "der von <Name>
+   * gegründete Verlag": participle.ts) is a link of a chain, like a relative clause: the search hops from
+   * the described thing before answering.
+   */
+  participleChains: boolean;
+  /**
    * A name the question gives that nothing found yet mentions is searched for first (with a few of the
    * part's missing words), before any bridge: a chain starts at the thing the question names.
    */
@@ -77,6 +83,11 @@ export interface HopSettings {
   strictTitle: boolean;
   /** A bridge is never an identifier of the same shape as one the question names (chain-links.ts `siblingRecord`). */
   skipSiblings: boolean;
+  /**
+   * A bridge is never a one-word name its sentence only uses to describe something ("an <Adjective> film":
+   * chain-links.ts `modifierOnly`): a nationality or style links every page described the same way.
+   */
+  skipModifiers: boolean;
   /**
    * A hop searches for the bridge with the part's missing words less the words of the names the part gives
    * (plan.ts `hopWords`): those bring back the page the chain started from, not the bridge's.
@@ -150,6 +161,7 @@ export interface HopSettings {
 }
 
 const HOP: HopSettings = {
+  participleChains: true,
   anchorFirst: true,
   anchorBonus: 0,
   chainSeeds: true,
@@ -157,6 +169,7 @@ const HOP: HopSettings = {
   commonPenalty: 0,
   strictTitle: false,
   skipSiblings: true,
+  skipModifiers: true,
   anchorWords: 2,
   skipNameWords: true,
   bridgedAnswer: true,
