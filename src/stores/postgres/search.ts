@@ -5,7 +5,7 @@ import { mismatch } from "../sqlite/vectors.js";
 import { bm25Ranking, rankTerms, termLexemes } from "./bm25.js";
 import { Params } from "./db.js";
 import { getEmbedderInfo, storedDims } from "./documents.js";
-import { chunkFilter, queryFilter, readableFilter } from "./filters.js";
+import { chunkFilter, groupFilter, queryFilter, readableFilter } from "./filters.js";
 import { postingsRanking } from "./postings.js";
 import { type TextMatch, TS_CONFIG } from "./schema.js";
 
@@ -43,6 +43,7 @@ export async function keywordSearch(
       lexemes: lexemes.map((t) => t.lexemes[0] as string),
       filters: (p) => ({
         readable: (alias) => readableFilter(p, query.principal, alias),
+        postings: (alias) => groupFilter(p, query.principal, alias),
         narrow: () => queryFilter(p, query, "c"),
       }),
       k,
