@@ -78,6 +78,8 @@ describeOnServers(
           "graph_mentions",
           "bm25_stats",
           "chunk_terms",
+          "term_stats",
+          "term_groups",
         ]) {
           expect(await scoped(raw, undefined, `SELECT * FROM ferret.${table}`), table).toEqual([]);
         }

@@ -5,8 +5,8 @@ import { mismatch } from "../sqlite/vectors.js";
 import { bm25Ranking, rankTerms, termLexemes } from "./bm25.js";
 import { Params } from "./db.js";
 import { getEmbedderInfo, storedDims } from "./documents.js";
-import { chunkFilter, queryFilter, readableFilter } from "./filters.js";
-import { postingsRanking } from "./postings.js";
+import { chunkFilter, groupFilter, queryFilter, readableFilter } from "./filters.js";
+import { postingsRanking, type RankFilters, rankingInputs } from "./postings.js";
 import { type TextMatch, TS_CONFIG } from "./schema.js";
 
 /** The document row of a chunk `c`, as `d` (its title is among the scored columns). */
@@ -36,27 +36,25 @@ export async function keywordSearch(
   const terms = rankTerms(query.terms);
   const k = Math.floor(query.k);
   if (terms.length === 0 || k <= 0) return [];
-  const lexemes = await termLexemes(client, terms, TS_CONFIG);
+  const filters: RankFilters = (p) => ({
+    readable: (alias) => readableFilter(p, query.principal, alias),
+    postings: (alias) => groupFilter(p, query.principal, alias),
+    narrow: () => queryFilter(p, query, "c"),
+  });
+  const { lexemes, stats } = await rankingInputs(client, terms, TS_CONFIG, filters);
   if (lexemes.every((t) => t.single)) {
     // Terms of one lexeme each are ranked from their postings; a phrase needs its positions (the tsvector).
-    const top = await postingsRanking(client, {
+    // The top k come back with their columns in the ranking's statement.
+    const rows = await postingsRanking<ScoredRow & { rowid: number; raw: number }>(client, {
       lexemes: lexemes.map((t) => t.lexemes[0] as string),
-      filters: (p) => ({
-        readable: (alias) => readableFilter(p, query.principal, alias),
-        narrow: () => queryFilter(p, query, "c"),
-      }),
+      stats,
+      filters,
       k,
+      rows: (ranked) => `WITH hits AS MATERIALIZED (${ranked})
+        SELECT ${SCORED_COLUMNS}, hits.raw
+        FROM hits JOIN chunks AS c ON c.rowid = hits.rowid ${JOIN_DOCUMENT}
+        ORDER BY hits.raw DESC, hits.rowid`,
     });
-    if (top.length === 0) return [];
-    const rows = (
-      await client.query<ScoredRow & { raw: number }>(
-        `SELECT ${SCORED_COLUMNS}, u.raw
-         FROM unnest($1::bigint[], $2::float8[]) WITH ORDINALITY AS u (rowid, raw, i)
-         JOIN chunks AS c ON c.rowid = u.rowid ${JOIN_DOCUMENT}
-         ORDER BY u.i`,
-        [top.map((r) => r.rowid), top.map((r) => r.raw)],
-      )
-    ).rows;
     return rows.map((row) => toScoredChunk(row, row.raw));
   }
   const p = new Params();
