@@ -257,6 +257,8 @@ export function answerFromEvidence(
       settings.hop.bridgedAnswer &&
       !part.alternative &&
       hopped(state, index) &&
+      // A unit whose stated range holds the question's amount answers it itself (thresholds.ts).
+      chosen[0]?.fit !== 1 &&
       !selfSufficient(part, chosen[0], kind, state.standaloneQuestion)
     ) {
       // After hops, the answer is the bridge's value asked about, then the sentence that led to it.

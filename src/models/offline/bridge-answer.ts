@@ -77,10 +77,11 @@ export function bridgedPair(
   if (part.entities.length === 0) return undefined;
   const types = typeWords(part);
   const asked = askedTerms(part);
-  const typedUnits = all.filter((c) => hasAnswerType(c.quote, kind, question));
+  // A unit stating a range that excludes the amount the question states is another case's value.
+  const typedUnits = all.filter((c) => c.fit !== -1 && hasAnswerType(c.quote, kind, question));
   let best: (BridgedPair & { score: number }) | undefined;
   for (const anchor of all) {
-    if (namedBy(part, anchor).length === 0) continue;
+    if (anchor.fit === -1 || namedBy(part, anchor).length === 0) continue;
     const nounCapitals = nounCapitalsIn(anchor.passageText, options.nounCapitals ?? false);
     const bridges = unitBridges(anchor.quote, question, types, options.fieldValues, nounCapitals);
     if (bridges.length === 0) continue;

@@ -17,6 +17,7 @@ import {
   ofOtherRecord,
 } from "./answer-units.js";
 import { callsForPart, fullText, passagesOf, type Unit, unitsOf } from "./evidence-view.js";
+import { rangeFit, statedAmounts } from "./thresholds.js";
 import { fieldsOf } from "./value-span.js";
 import { formCoverage, formsOf } from "./word-forms.js";
 
@@ -39,6 +40,8 @@ export interface Candidate {
   asked: number;
   /** The passage it is from (document, source, `updatedAt`). */
   item: EvidenceItem;
+  /** -1 when every range it states excludes the amounts the question states, 1 when one holds one (thresholds.ts). */
+  fit?: -1 | 0 | 1;
 }
 
 /**
@@ -115,6 +118,11 @@ export interface CandidateOptions {
    * and a snake_case field name in its words ("delivered_on" states "delivered").
    */
   wordForms: boolean;
+  /**
+   * Added to a unit whose stated range ("above 5,000", "1,000 to 5,000") holds an amount the question states,
+   * taken from one whose ranges all exclude it (thresholds.ts); 0 or absent turns it off.
+   */
+  thresholdWeight?: number;
   /** Weight of a part's word no gathered passage holds in `asked` (see `wordWeight`); 1 or absent: all count alike. */
   unheldWordWeight?: number;
 }
@@ -176,6 +184,7 @@ export function candidates(
 ): Candidate[] {
   const out: Candidate[] = [];
   const asked = askedTerms(part);
+  const amounts = filter.thresholdWeight ? statedAmounts(state.standaloneQuestion) : [];
   const weight = wordWeight(state, part, filter.unheldWordWeight ?? 1);
   const named = part.entities;
   const entityTerms = termSet(named.join(" "));
@@ -224,6 +233,7 @@ export function candidates(
           ? 1
           : 0;
         const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
+        const fit = rangeFit(amounts, unit.text);
         const head = part.chain ? coverage(part.head, have) : 0;
         const score =
           0.5 * onCall +
@@ -234,6 +244,7 @@ export function candidates(
           0.1 * passage.score +
           0.3 * topical +
           0.3 * about +
+          (filter.thresholdWeight ?? 0) * fit +
           // A field counts in a passage about what the part names (not a glossary row of the asked word).
           (named.every((e) => mentions(passageText, e))
             ? fieldWeight(unit, labelAsked, named, filter.fieldLabelWeight)
@@ -258,6 +269,7 @@ export function candidates(
                   forms ? formCoverage(asked, forms, undefined, weight) : weightedCoverage(asked, have, weight),
                 ),
           item: passage,
+          fit,
         });
       }
     }

@@ -12,7 +12,7 @@ import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence
 import { lookupWorthy } from "./key-link.js";
 import { rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
-import { describeCalls, sqlCalls, sqlCovers, sqlThought } from "./sql-steps.js";
+import { borrowsDescription, describeCalls, sqlCalls, sqlCovers, sqlThought } from "./sql-steps.js";
 
 type Call = Omit<ToolCallRequest, "callId">;
 
@@ -335,7 +335,7 @@ export async function planCalls(
     if (sqlCovers(state, index, settings.sql)) continue;
     const records = callsForPart(state, index);
     const query = index === 0 && state.rephrase ? state.rephrase : part.query;
-    if (records.length === 0) {
+    if (records.length === 0 && !borrowsDescription(state, part, index)) {
       const ranked = await rankSources(state, ctx, part, query);
       const describe = describeCalls(
         state,

@@ -253,6 +253,11 @@ export interface AnswerSettings {
    * holds, words naming what is asked, and numbers weigh 1. 1 turns it off.
    */
   unheldWordWeight: number;
+  /**
+   * Score a unit gains when a range it states ("above 5,000", "1,000 to 5,000") holds an amount the question
+   * states, and loses when its ranges all exclude it (thresholds.ts); 0 turns it off.
+   */
+  thresholdWeight: number;
 }
 
 export interface SqlSettings {
@@ -313,6 +318,7 @@ const ANSWER: AnswerSettings = {
   completeNames: 2,
   wordForms: true,
   unheldWordWeight: 0.5,
+  thresholdWeight: 0.5,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {

@@ -110,6 +110,28 @@ interface SqlState {
   list?: CallRecord;
 }
 
+/**
+ * The table description part `index` plans on: its own, or, when it asks for a computation over a table
+ * another part already described (two clauses about one table: the loop skips the repeated description),
+ * that part's.
+ */
+function describedFor(state: AgentState, index: number, partText: string | undefined): CallRecord | undefined {
+  const isDescribe = (r: CallRecord) => r.call.tool === "describe_table" && r.status === "ok";
+  const own = callsForPart(state, index).find(isDescribe);
+  if (own || partText === undefined || !asksAggregate(partText)) return own;
+  const named = new Set(
+    tablesOf(state)
+      .filter((t) => namesTable(partText, t))
+      .map((t) => t.name),
+  );
+  return state.calls.find((r) => isDescribe(r) && named.has(String(r.call.args.table)));
+}
+
+/** Has part `index` no calls of its own while another part described a table it asks about? */
+export function borrowsDescription(state: AgentState, part: QuestionPart, index: number): boolean {
+  return callsForPart(state, index).length === 0 && describedFor(state, index, part.text) !== undefined;
+}
+
 const sqlOf = (r: CallRecord) => (r.call.tool === "run_sql" ? String(r.call.args.sql ?? "") : "");
 
 /**
@@ -132,11 +154,13 @@ function stateAt(
   partText: string | undefined,
   settings: SqlSettings = DEFAULT_SQL,
 ): SqlState | undefined {
-  const records = callsForPart(state, index);
-  const described = records.find((r) => r.call.tool === "describe_table" && r.status === "ok");
+  const described = describedFor(state, index, partText);
   const table = tablesOf(state).find((t) => t.name === described?.call.args.table);
   const dialect = state.sqlDialect;
   if (!described || !table || !dialect) return undefined;
+  // A statement's result does not depend on which part ran it: another part's identical probe or query counts
+  // (the loop skips a repeated call, so the second part never runs its own).
+  const records = state.calls;
   const probeSql = distinctProbeSql(table.schema, described.rows, settings.maxProbeValues);
   const probed = probeSql === undefined ? undefined : records.find((r) => sqlOf(r) === probeSql);
   if (probeSql !== undefined && probed === undefined) return { table, probe: probeSql };

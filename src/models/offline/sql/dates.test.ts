@@ -80,6 +80,11 @@ describe("findDateRanges in German, Japanese and Chinese, and relative to the da
     expect(latest("placed last month")).toEqual([["2025-05-01", "2025-06-01"]]);
     expect(latest("this quarter")).toEqual([["2025-04-01", "2025-07-01"]]);
     expect(latest("last quarter")).toEqual([["2025-01-01", "2025-04-01"]]);
+    expect(latest("booked this half-year")).toEqual([["2025-01-01", "2025-07-01"]]);
+    expect(latest("in the last half year")).toEqual([["2024-07-01", "2025-01-01"]]);
+    expect(latest("im laufenden halbjahr")).toEqual([["2025-01-01", "2025-07-01"]]);
+    expect(latest("今半期")).toEqual([["2025-01-01", "2025-07-01"]]);
+    expect(findDateRanges("this half-year", { latest: "2025-10-02" }).map((r) => r.start)).toEqual(["2025-07-01"]);
     expect(latest("in the past 10 days")).toEqual([["2025-06-11", "2025-06-21"]]);
     expect(latest("in the last 2 months")).toEqual([["2025-04-21", "2025-06-21"]]);
     expect(latest("im letzten monat")).toEqual([["2025-05-01", "2025-06-01"]]);

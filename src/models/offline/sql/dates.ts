@@ -270,7 +270,7 @@ export interface FindDateRangesOptions {
 
 type Window = (m: RegExpExecArray, latest: string) => [string, string] | undefined;
 
-const UNIT: Record<string, "day" | "week" | "month" | "quarter" | "year"> = {
+const UNIT: Record<string, "day" | "week" | "month" | "quarter" | "half" | "year"> = {
   day: "day",
   days: "day",
   tag: "day",
@@ -296,6 +296,11 @@ const UNIT: Record<string, "day" | "week" | "month" | "quarter" | "year"> = {
   quartal: "quarter",
   四半期: "quarter",
   季度: "quarter",
+  half: "half",
+  "half-year": "half",
+  "half year": "half",
+  halbjahr: "half",
+  半期: "half",
   year: "year",
   jahr: "year",
   年: "year",
@@ -307,7 +312,7 @@ function trailing(latest: string, n: number, unit: string): [string, string] | u
   const u = UNIT[unit];
   if (u === undefined || !(n > 0) || n > 3660) return undefined;
   if (u === "day" || u === "week") return [addDays(end, -n * (u === "week" ? 7 : 1)), end];
-  const months = n * (u === "month" ? 1 : u === "quarter" ? 3 : 12);
+  const months = n * (u === "month" ? 1 : u === "quarter" ? 3 : u === "half" ? 6 : 12);
   const d = new Date(`${end}T00:00:00Z`);
   d.setUTCMonth(d.getUTCMonth() - months);
   return [d.toISOString().slice(0, 10), end];
@@ -323,6 +328,10 @@ function calendar(latest: string, unit: string, back: number): [string, string] 
     const q = Math.floor((m - 1) / 3) - back;
     return [iso(y, q * 3 + 1), iso(y, q * 3 + 4)];
   }
+  if (u === "half") {
+    const h = Math.floor((m - 1) / 6) - back;
+    return [iso(y, h * 6 + 1), iso(y, h * 6 + 7)];
+  }
   if (u === "year") return [iso(y - back, 1), iso(y - back + 1, 1)];
   if (u === "week") {
     // Weeks start on Monday: "last week" is the Monday-to-Sunday week before the one holding `latest`.
@@ -334,6 +343,9 @@ function calendar(latest: string, unit: string, back: number): [string, string] 
   return undefined;
 }
 
+/** A half of the year: `half-year`, `half year`, `half`, `Halbjahr(es)`. */
+const HALF = "half[- ]year|half|halbjahr(?:es)?";
+const unitOf = (word: string) => (/^(?:half|halbjahr)/.test(word) ? "half" : word);
 const LAST = "(?:last|past|previous|prior|preceding|letzte[nmrs]?|vergangene[nmrs]?|vorige[nmrs]?|vorherige[nmrs]?)";
 const THIS = "(?:this|current|the current|diese[nmrs]?|laufende[nmrs]?|aktuelle[nmrs]?)";
 const RELATIVE: [RegExp, Window][] = [
@@ -353,12 +365,12 @@ const RELATIVE: [RegExp, Window][] = [
       ),
   ],
   [
-    new RegExp(`\\b${LAST}\\s+(month|quarter|year|week|monat|quartal|jahr|woche)\\b`, "g"),
-    (m, l) => calendar(l, m[1]!, 1),
+    new RegExp(`\\b${LAST}\\s+(${HALF}|month|quarter|year|week|monat|quartal|jahr|woche)\\b`, "g"),
+    (m, l) => calendar(l, unitOf(m[1]!), 1),
   ],
   [
-    new RegExp(`\\b${THIS}\\s+(month|quarter|year|week|monat|quartal|jahr|woche)\\b`, "g"),
-    (m, l) => calendar(l, m[1]!, 0),
+    new RegExp(`\\b${THIS}\\s+(${HALF}|month|quarter|year|week|monat|quartal|jahr|woche)\\b`, "g"),
+    (m, l) => calendar(l, unitOf(m[1]!), 0),
   ],
   [
     /(?:直近|過去|最近|过去)\s*(\d{1,4})\s*(日|週間|か月|ヶ月|年|天|周|个月)/g,
@@ -372,6 +384,7 @@ const RELATIVE: [RegExp, Window][] = [
   [/今月|本月|这个月/g, (_m, l) => calendar(l, "month", 0)],
   [/前四半期|上季度|上个季度/g, (_m, l) => calendar(l, "quarter", 1)],
   [/今四半期|本季度/g, (_m, l) => calendar(l, "quarter", 0)],
+  [/今半期|本半年/g, (_m, l) => calendar(l, "half", 0)],
   [/昨年|去年|前年度|昨年度/g, (_m, l) => calendar(l, "year", 1)],
   [/今年|本年|今年度/g, (_m, l) => calendar(l, "year", 0)],
 ];
