@@ -24,6 +24,12 @@ describe("the place kind", () => {
     expect(hasAnswerType("The crates were unloaded in Tannfield.", "place")).toBe(true);
   });
 
+  it("takes a field of where something came from only when the question asks where from", () => {
+    expect(hasAnswerType("origin_depot: QRV", "place", "where did the crates go")).toBe(false);
+    expect(hasAnswerType("origin_depot: QRV", "place", "where did the crates come from")).toBe(true);
+    expect(hasAnswerType("destination_city: Tannfield", "place", "where did the crates go")).toBe(true);
+  });
+
   it("ranks a record's place field above its id field for a where-question", () => {
     const record: EvidenceItem = {
       id: "parcels.csv#ZQ-4417::0",

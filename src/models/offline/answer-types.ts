@@ -14,6 +14,20 @@ const PLACE_LABELS = new Set([
   ..."国家 城市 地点 地址 目的地 国 都市 場所 所在地 住所 拠点 仕向地".split(" "),
 ]);
 
+/** Words of a label that make its place where something came from ("origin_hub", "Herkunftsland"). */
+const ORIGIN_LABELS = new Set(
+  "origin source from herkunft herkunftsland ursprung abgangsort 出発地 始发地 原产地".split(" "),
+);
+/** A question asking where something came from ("where ... from", "woher", "から", "从"). */
+const FROM_CUE = /\b(?:from|woher|von wo)\b|から|从|來自|来自/iu;
+
+/** Is the label's place where something came from, and the question does not ask that? */
+export function unaskedOrigin(label: string, question: string): boolean {
+  if (FROM_CUE.test(question)) return false;
+  for (const t of labelTerms(label)) if (ORIGIN_LABELS.has(t)) return true;
+  return false;
+}
+
 /** Does a field label name a place ("destination_country", "Site", "Zielland")? */
 export function placeLabel(label: string): boolean {
   for (const t of labelTerms(label)) if (PLACE_LABELS.has(t)) return true;
@@ -65,7 +79,8 @@ export function hasAnswerType(text: string, type: AnswerType, known = ""): boole
       // A record's field or a table cell answers "where" only under a label naming a place; prose may say it
       // in any words (there is no type to check, as for a fact).
       const fields = fieldsOf(text);
-      return fields.length === 0 || fields.some((f) => placeLabel(f.label));
+      // "Where" asks where it is or goes; where it came from only when the question says "from".
+      return fields.length === 0 || fields.some((f) => placeLabel(f.label) && !unaskedOrigin(f.label, known));
     }
     default:
       return true;
