@@ -32,7 +32,7 @@ import {
   YESNO,
 } from "./question-cues.js";
 
-export type AnswerType = "person" | "date" | "number" | "duration" | "yesno" | "entity" | "fact";
+export type AnswerType = "person" | "date" | "number" | "duration" | "yesno" | "place" | "entity" | "fact";
 
 /** One lookup a question needs. */
 export interface QuestionPart {

@@ -6,6 +6,8 @@ import type { AnswerType, QuestionPart } from "./analyze.js";
  * a word (Latin scripts: matched on word boundaries, case-insensitive) or a CJK string (matched anywhere).
  */
 const KIND_CUES: { kind: AnswerType; latin: string[]; cjk: string[] }[] = [
+  // "Where": a place. Latin cues only at the start ("the depot where ..." is a relative clause).
+  { kind: "place", latin: ["where", "wohin", "woher"], cjk: ["哪里", "哪儿", "什么地方", "どこ"] },
   {
     kind: "duration",
     latin: ["wie lange", "wie lang"],
@@ -82,7 +84,7 @@ function hasLatinCue(lower: string, cue: string, atStart: boolean): boolean {
 
 /**
  * The kind of answer a part asks for: its `answerType`, or, when that is a plain "fact", the kind the
- * question words of German, Chinese or Japanese ask for. Yes/no cues of German count only at the start
+ * question words ask for (German, Chinese and Japanese ones; "where" in any of them, a place). Yes/no cues of German count only at the start
  * (verb-first questions); a Chinese 吗 anywhere.
  */
 export function answerKindOf(part: Pick<QuestionPart, "text" | "answerType">): AnswerType {
@@ -90,7 +92,7 @@ export function answerKindOf(part: Pick<QuestionPart, "text" | "answerType">): A
   const lower = part.text.trim().toLowerCase();
   for (const { kind, latin, cjk } of KIND_CUES) {
     if (cjk.some((c) => lower.includes(c))) return kind;
-    if (latin.some((c) => hasLatinCue(lower, c, kind === "yesno"))) return kind;
+    if (latin.some((c) => hasLatinCue(lower, c, kind === "yesno" || kind === "place"))) return kind;
   }
   return "fact";
 }

@@ -1,4 +1,38 @@
+import { labelTerms } from "../../text/overlap.js";
 import type { AnswerType } from "./analyze.js";
+import { fieldsOf } from "./value-span.js";
+
+/**
+ * Words of a field's label that make its value a place (English, German, Chinese, Japanese): a record's
+ * "destination_country" or a table's "Site" column answers "where", its "shipment_id" does not.
+ */
+const PLACE_LABELS = new Set([
+  ..."country city town destination origin location address hub site port region place venue depot warehouse station terminal airport".split(
+    " ",
+  ),
+  ..."land stadt ort ziel zielland standort hafen lager adresse".split(" "),
+  ..."国家 城市 地点 地址 目的地 国 都市 場所 所在地 住所 拠点 仕向地".split(" "),
+]);
+
+/** Words of a label that make its place where something came from ("origin_hub", "Herkunftsland"). */
+const ORIGIN_LABELS = new Set(
+  "origin source from herkunft herkunftsland ursprung abgangsort 出発地 始发地 原产地".split(" "),
+);
+/** A question asking where something came from ("where ... from", "woher", "から", "从"). */
+const FROM_CUE = /\b(?:from|woher|von wo)\b|から|从|來自|来自/iu;
+
+/** Is the label's place where something came from, and the question does not ask that? */
+export function unaskedOrigin(label: string, question: string): boolean {
+  if (FROM_CUE.test(question)) return false;
+  for (const t of labelTerms(label)) if (ORIGIN_LABELS.has(t)) return true;
+  return false;
+}
+
+/** Does a field label name a place ("destination_country", "Site", "Zielland")? */
+export function placeLabel(label: string): boolean {
+  for (const t of labelTerms(label)) if (PLACE_LABELS.has(t)) return true;
+  return false;
+}
 
 const MONTH =
   /\b(?:jan(?:uary|uar)?|feb(?:ruary|ruar)?|mar(?:ch)?|märz|apr(?:il)?|may|mai|jun(?:e|i)?|jul(?:y|i)?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|okt(?:ober)?|nov(?:ember)?|dec(?:ember)?|dez(?:ember)?)\b/iu;
@@ -41,6 +75,13 @@ export function hasAnswerType(text: string, type: AnswerType, known = ""): boole
     case "number":
       // A standalone number, not the digits of an identifier such as SEV1 or INC-2026-014.
       return /(?<![\p{L}\d_-])\d+(?:[.,]\d+)*(?![\p{L}_-]*\d)/u.test(text);
+    case "place": {
+      // A record's field or a table cell answers "where" only under a label naming a place; prose may say it
+      // in any words (there is no type to check, as for a fact).
+      const fields = fieldsOf(text);
+      // "Where" asks where it is or goes; where it came from only when the question says "from".
+      return fields.length === 0 || fields.some((f) => placeLabel(f.label) && !unaskedOrigin(f.label, known));
+    }
     default:
       return true;
   }

@@ -207,7 +207,7 @@ export function answerFromEvidence(
       continue;
     }
     const kind = answerKindOf(part);
-    const all = candidates(state, part, index, kind, settings.answer);
+    const all = candidates(state, part, index, kind, { ...settings.answer, codeAliases: settings.aliases.codes });
     if (part.shared || (part.comparative && part.answerType === "date")) {
       if (twoSided.length === 0) twoSidedFrom = claims.length;
       twoSided.push({ part, all });

@@ -3,6 +3,7 @@ import type { AgentState, CallRecord } from "../../spec/engine.js";
 import { mentions } from "../../text/entities.js";
 import { coverage, fold, labelTerms, termSet, weightedCoverage } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
+import { aliasNames, evidenceAliases, mentionsAliased, withAliasNames } from "./aliases.js";
 import { type AnswerType, askedFor, type QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import {
@@ -125,6 +126,8 @@ export interface CandidateOptions {
   thresholdWeight?: number;
   /** Weight of a part's word no gathered passage holds in `asked` (see `wordWeight`); 1 or absent: all count alike. */
   unheldWordWeight?: number;
+  /** A code the evidence gives for a name of the part counts as that name (settings.aliases.codes). */
+  codeAliases?: boolean;
 }
 
 /** A field labelled by what is asked gains `weight`; a line that is only the asked record's key loses it. */
@@ -188,6 +191,8 @@ export function candidates(
   const weight = wordWeight(state, part, filter.unheldWordWeight ?? 1);
   const named = part.entities;
   const entityTerms = termSet(named.join(" "));
+  // A row keyed by the code the evidence gives for a name ("| QRV | ..." for Quarrow) is about that name.
+  const aliases = evidenceAliases(state.evidence, aliasNames(part), filter.codeAliases === true);
   // What a field's label must name to answer: the asked terms, not the kind of the record named ("ticket").
   const kinds = new Set(kindNouns(state.standaloneQuestion));
   const labelAsked = asked.filter((t) => !kinds.has(t));
@@ -202,9 +207,9 @@ export function candidates(
     const callAsked = callTerms.every((t) => entityTerms.has(t)) ? [] : callTerms;
     for (const { n, passage } of passages) {
       const title = passage.title ?? "";
-      const passageText = fullText(passage);
+      const passageText = withAliasNames(fullText(passage), aliases);
       // How much of the part the whole passage is about: a sentence in an on-topic passage is the safer pick.
-      const topical = coverage(part.terms, fullText(passage));
+      const topical = coverage(part.terms, passageText);
       // A passage that is the record of an entity the question names (ticket Q-2042's row, REQ-2031-007's page).
       const about = part.entities.some((e) => mentions(`${passage.docId} ${title}`, e)) ? 1 : 0;
       if (filter.skipBoilerplate && isContentsPassage(passage)) continue;
@@ -216,7 +221,10 @@ export function candidates(
         if (filter.skipBoilerplate && isBoilerplateUnit(unit.text)) continue;
         if (ofOtherRecord(unit, passage.docId, askedIds, askedCollections)) continue;
         // The heading the unit sits under names what it states ("## Signatures" over "Every call carries ...").
-        const context = `${title} ${passage.section ?? ""} ${unit.heading ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`;
+        const context = withAliasNames(
+          `${title} ${passage.section ?? ""} ${unit.heading ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`,
+          aliases,
+        );
         const have = termSet(context);
         // A field's snake_case name states its words; other forms of the part's words count as them.
         if (filter.wordForms) for (const t of fieldNameTerms(unit)) if (!kinds.has(t)) have.add(t);
@@ -232,7 +240,7 @@ export function candidates(
         )
           ? 1
           : 0;
-        const entity = part.entities.some((e) => mentions(unit.text, e)) ? 1 : 0;
+        const entity = part.entities.some((e) => mentionsAliased(unit.text, e, aliases)) ? 1 : 0;
         const fit = rangeFit(amounts, unit.text);
         const head = part.chain ? coverage(part.head, have) : 0;
         const score =

@@ -6,6 +6,7 @@
 import type { EvidenceItem } from "../../spec/answer.js";
 import type { AgentState, DraftAnswer } from "../../spec/engine.js";
 import { coverage, termSet } from "../../text/overlap.js";
+import { type Aliases, aliasNames, evidenceAliases, withAliasNames } from "./aliases.js";
 import type { QuestionPart } from "./analyze.js";
 import { type Constraint, type Coverage, constraintsOf, coverConstraints } from "./constraints.js";
 import { otherSubject } from "./near-miss.js";
@@ -32,8 +33,18 @@ export interface Assessment {
   terms: number;
 }
 
-function passageText(p: EvidenceItem): string {
-  return `${p.docId} ${p.title ?? ""} ${p.section ?? ""}\n${p.text}`;
+/** A passage as the assessment reads it: a code the evidence gives for a name of the question reads as the name. */
+function passageText(p: EvidenceItem, aliases: Aliases = new Map()): string {
+  return withAliasNames(`${p.docId} ${p.title ?? ""} ${p.section ?? ""}\n${p.text}`, aliases);
+}
+
+/** The codes the evidence gives for the names the parts give (none unless `on`). */
+function partAliases(state: AgentState, parts: readonly QuestionPart[], on: boolean): Aliases {
+  return evidenceAliases(
+    state.evidence,
+    parts.flatMap((p) => aliasNames(p)),
+    on,
+  );
 }
 
 function citedPassages(state: AgentState, claims: DraftAnswer["claims"]): EvidenceItem[] {
@@ -56,7 +67,10 @@ export function assess(
   parts: readonly QuestionPart[],
   draft: DraftAnswer,
   settings: RefusalSettings,
+  codeAliases = false,
 ): Assessment {
+  const aliases = partAliases(state, parts, codeAliases);
+  const textOf = (p: EvidenceItem) => passageText(p, aliases);
   const bySql = parts.map((p, i) => answeredBySql(state, p, i));
   const question = parts
     .filter((_, i) => !bySql[i])
@@ -64,10 +78,10 @@ export function assess(
     .join(" ");
   const constraints = bySql.every(Boolean) ? [] : constraintsOf(question || state.standaloneQuestion);
   const cited = citedPassages(state, draft.claims);
-  const citedText = cited.map(passageText).join("\n");
+  const citedText = cited.map(textOf).join("\n");
   const all = coverConstraints(constraints, citedText);
   const firstClaim = draft.claims[0];
-  const leadText = firstClaim ? citedPassages(state, [firstClaim]).map(passageText).join("\n") : "";
+  const leadText = firstClaim ? citedPassages(state, [firstClaim]).map(textOf).join("\n") : "";
   const leadCover = coverConstraints(constraints, leadText);
   const lead = leadCover.share;
   const wanted = [...new Set(parts.filter((_, i) => !bySql[i]).flatMap((p) => p.terms))];
@@ -104,6 +118,7 @@ function otherSubjectCited(
   state: AgentState,
   draft: DraftAnswer,
   a: Assessment,
+  aliases: Aliases,
 ): { subject: string; missing: Constraint[]; quote: string } | undefined {
   const evidence = state.evidence.map((e) => e.text).join("\n");
   const question = state.standaloneQuestion;
@@ -115,7 +130,7 @@ function otherSubjectCited(
         i === 0 && j === 0
           ? a.leadMissing
           : p
-            ? coverConstraints(a.constraints, passageText(p)).missing.filter(named)
+            ? coverConstraints(a.constraints, passageText(p, aliases)).missing.filter(named)
             : [];
       const subject = otherSubject(citation.quote, question, missing, evidence);
       if (subject) return { subject, missing, quote: citation.quote };
@@ -136,9 +151,10 @@ export function calibrate(
   parts: readonly QuestionPart[],
   draft: DraftAnswer,
   settings: RefusalSettings,
+  codeAliases = false,
 ): DraftAnswer {
   if (draft.status === "refused" || draft.claims.length === 0) return { ...draft, confidence: 0 };
-  const a = assess(state, parts, draft, settings);
+  const a = assess(state, parts, draft, settings, codeAliases);
   const best = draft.claims[0]!.text;
   // A near miss refuses one lookup; in a compound question it may concern one part only, so there it
   // lowers the confidence (the missed value counts as uncovered) instead of refusing every part.
@@ -163,7 +179,10 @@ export function calibrate(
   }
   // One lookup whose answering line is labelled by another name than asked ("Rotterdam: 7 km/h" for Lyon).
   const single = parts.length === 1 && !parts[0]!.chain && parts[0]!.alternative === undefined;
-  const other = settings.otherSubject && single ? otherSubjectCited(state, draft, a) : undefined;
+  const other =
+    settings.otherSubject && single
+      ? otherSubjectCited(state, draft, a, partAliases(state, parts, codeAliases))
+      : undefined;
   if (other) {
     return {
       status: "refused",

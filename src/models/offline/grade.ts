@@ -2,6 +2,7 @@ import type { AgentState, GradeResult } from "../../spec/engine.js";
 import type { SubQuestionGrade } from "../../spec/trace.js";
 import { mentions } from "../../text/entities.js";
 import { coverage, labelTerms, termSet } from "../../text/overlap.js";
+import { aliasNames, evidenceAliases, withAliasNames } from "./aliases.js";
 import type { QuestionPart } from "./analyze.js";
 import { hasAnswerType } from "./answer-types.js";
 import { changeAsk, versionCalls } from "./compare-versions.js";
@@ -44,13 +45,17 @@ export function gradePart(
   index: number,
   threshold: number,
   bridgeHead = false,
+  codeAliases = false,
 ): SubQuestionGrade {
   if (answeredBySql(state, part, index)) {
     return { index, text: part.text, coverage: 1, confidence: 1, missing: [], sufficient: true };
   }
   const records = callsForPart(state, index);
   const found = records.flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
-  const texts = found.map(fullText);
+  // A row keyed by a code the evidence gives for a name of the part ("| QRV | ..." for Quarrow) names it.
+  const aliases = evidenceAliases(state.evidence, aliasNames(part), codeAliases);
+  const textOf = (p: { title?: string; section?: string; text: string }) => withAliasNames(fullText(p), aliases);
+  const texts = found.map(textOf);
   const steps = [...new Set(records.filter((r) => r.passageKeys.length > 0).map((r) => r.step))];
   const firstHop = records
     .filter((r) => r.step === steps[0])
@@ -60,10 +65,10 @@ export function gradePart(
     .flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
   // Coverage of a chain: one passage of the first search together with what later hops found from it.
   // Several unrelated first-hop passages do not add up to an answer (each may hold a different word).
-  const hopTerms = termSet(hopped.map(fullText).join("\n"));
+  const hopTerms = termSet(hopped.map(textOf).join("\n"));
   let missingTerms = part.terms;
   for (const p of firstHop) {
-    const have = termSet(fullText(p));
+    const have = termSet(textOf(p));
     const missingHere = part.terms.filter((t) => !have.has(t) && !hopTerms.has(t));
     if (missingHere.length < missingTerms.length) missingTerms = missingHere;
   }
@@ -128,7 +133,9 @@ export function gradePart(
 
 export function gradeParts(state: AgentState, parts: QuestionPart[], settings: OfflineSettings): GradeResult {
   const threshold = thresholdAt(settings, state.step);
-  const subQuestions = parts.map((part, i) => gradePart(state, part, i, threshold, settings.hop.bridgeHead));
+  const subQuestions = parts.map((part, i) =>
+    gradePart(state, part, i, threshold, settings.hop.bridgeHead, settings.aliases.codes),
+  );
   // A change between versions is not settled while a versioned document found has not been searched for it,
   // nor a statement of one version whose counterpart in the other was not found.
   const change = changeAsk(state.standaloneQuestion);

@@ -68,7 +68,7 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
       const parts = partsOf(state);
       const settings = settingsFor(state.preset);
       const draft = answerFromEvidence(state, parts, settings, await unknownTerms(parts, ctx));
-      return calibrate(state, parts, draft, settings.refusal);
+      return calibrate(state, parts, draft, settings.refusal, settings.aliases.codes);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ToolCallRequest } from "../../spec/trace.js";
 import { mentions } from "../../text/entities.js";
 import { coverage, fold, termSet } from "../../text/overlap.js";
 import { isCjk, normalise, queryTerms, words } from "../../text/tokenize.js";
+import { aliasCodes, aliasNames, evidenceAliases, holdsCode, withAliasNames } from "./aliases.js";
 import type { QuestionPart } from "./analyze.js";
 import { nounCapitalsIn, typeFit, typeWords, unitBridges } from "./bridge-type.js";
 import { commonness, currentLinks, leadsOn, modifierOnly, onChain, siblingRecord, titledAfter } from "./chain-links.js";
@@ -310,6 +311,91 @@ export function searchedUnfound(
   return unfound(part, found, queries, true);
 }
 
+/** A table row whose first cell is a code ("| QRV | 17:45 |"): the evidence names things by codes. */
+export function codeKeyedRow(text: string): boolean {
+  for (const line of text.split("\n")) {
+    const t = line.trim();
+    if (!t.startsWith("|")) continue;
+    const key = t.slice(1).split("|")[0]?.trim().replace(/[*`]/g, "") ?? "";
+    if (/^[\p{Lu}\d]{2,6}$/u.test(key) && /\p{L}/u.test(key)) return true;
+  }
+  return false;
+}
+
+/**
+ * Searches that reach a named thing through its code (settings.aliases.searchCodes). The evidence of a part
+ * holds rows keyed by codes but none that names a thing the question gives: search for the name alone, which
+ * finds the directory row giving its code. Once the evidence gives a code for the name, search for the code
+ * with the part's missing words: pages keyed by the code ("| QRV | 17:45 |") never spell the name out.
+ */
+export async function aliasCalls(
+  state: AgentState,
+  ctx: EngineContext,
+  part: QuestionPart,
+  index: number,
+  missing: readonly string[],
+  settings: OfflineSettings,
+  issued: Set<string>,
+): Promise<{ calls: Call[]; thought: string }> {
+  const none = { calls: [], thought: "" };
+  if (!settings.aliases.codes || !settings.aliases.searchCodes) return none;
+  const records = callsForPart(state, index);
+  const queries = state.calls.map((r) => String(r.call.args.query ?? ""));
+  const found = records.flatMap((r) => passagesOf(state, r).map((x) => x.passage.text));
+  const allTexts = state.evidence.map((e) => e.text);
+  const names = termSet(part.entities.join(" "));
+  const words = searchableWords(
+    (missing.length > 0 ? missing : part.terms).filter((t) => !names.has(t)),
+    part.text,
+  ).slice(0, settings.hop.anchorWords);
+  const calls: Call[] = [];
+  const thoughts: string[] = [];
+  for (const name of aliasNames(part).slice(0, settings.bridgesPerHop + 1)) {
+    const codes = aliasCodes(name, allTexts);
+    if (codes.length === 0) {
+      // Rows keyed by codes: the name's code is in a directory that a search for the name alone finds.
+      if (!found.some(codeKeyedRow)) continue;
+      if (queries.some((q) => q.trim().toLowerCase() === name.toLowerCase())) continue;
+      const more = await searchCalls(
+        state,
+        ctx,
+        { ...part, entities: [name] },
+        index,
+        name,
+        settings.hopK,
+        settings,
+        issued,
+        name,
+      );
+      if (more.length > 0) {
+        calls.push(...more);
+        thoughts.push(`look up "${name}" (the evidence names things by codes)`);
+      }
+      continue;
+    }
+    for (const code of codes.slice(0, 2)) {
+      if (queries.some((q) => holdsCode(q, code))) continue;
+      const query = `${code} ${words.join(" ")}`.trim();
+      const more = await searchCalls(
+        state,
+        ctx,
+        { ...part, entities: [code] },
+        index,
+        query,
+        settings.hopK,
+        settings,
+        issued,
+        code,
+      );
+      if (more.length > 0) {
+        calls.push(...more);
+        thoughts.push(`"${name}" is ${code} in the evidence; search for "${query}"`);
+      }
+    }
+  }
+  return { calls, thought: thoughts.join("; ") };
+}
+
 /** Plans the next tool calls: first one search per part in its best sources; then hops and reformulations. */
 export async function planCalls(
   state: AgentState,
@@ -388,8 +474,17 @@ export async function planCalls(
       thoughts.push(`part ${index + 1}: nothing found; reformulating`);
       continue;
     }
+    const codeHops = await aliasCalls(state, ctx, part, index, missing, settings, issued);
+    if (codeHops.calls.length > 0) {
+      calls.push(...codeHops.calls);
+      thoughts.push(`part ${index + 1}: ${codeHops.thought}`);
+      continue;
+    }
     if (settings.hop.anchorFirst) {
-      const found = records.flatMap((r) => passagesOf(state, r).map((x) => fullText(x.passage)));
+      const aliases = evidenceAliases(state.evidence, aliasNames(part), settings.aliases.codes);
+      const found = records.flatMap((r) =>
+        passagesOf(state, r).map((x) => withAliasNames(fullText(x.passage), aliases)),
+      );
       const anchors = unfoundAnchors(
         part,
         found,

@@ -35,7 +35,24 @@ export interface OfflineSettings {
   answer: AnswerSettings;
   /** Multi-hop questions: where the chain starts and which names it follows. */
   hop: HopSettings;
+  /** Names and the codes that stand for them (aliases.ts). */
+  aliases: AliasSettings;
 }
+
+export interface AliasSettings {
+  /**
+   * A code the gathered evidence gives for a name the question gives (a directory row "| QRV | Quarrow Docks |",
+   * or "Quarrow Docks (QRV)") counts as that name when grading and when choosing the answer's units.
+   */
+  codes: boolean;
+  /**
+   * When a name the question gives is not found but the evidence holds rows keyed by codes, search for the
+   * name alone (to find the directory row that gives its code), then for its code with the missing words.
+   */
+  searchCodes: boolean;
+}
+
+const ALIASES: AliasSettings = { codes: true, searchCodes: true };
 
 export interface HopSettings {
   /**
@@ -337,6 +354,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     retrieval: { broadK: 3, anchorTouch: 0.05 },
     answer: ANSWER,
     hop: HOP,
+    aliases: ALIASES,
   },
   balanced: {
     threshold: 0.8,
@@ -353,6 +371,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     retrieval: { broadK: 3, anchorTouch: 0.05 },
     answer: ANSWER,
     hop: HOP,
+    aliases: ALIASES,
   },
   thorough: {
     threshold: 0.85,
@@ -369,6 +388,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     retrieval: { broadK: 5, anchorTouch: 0.05 },
     answer: ANSWER,
     hop: HOP,
+    aliases: ALIASES,
   },
 };
 
