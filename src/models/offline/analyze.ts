@@ -208,7 +208,7 @@ function makePart(text: string, context = "", options: AnalyzeOptions = {}): Que
       : undefined;
   const entities = entitiesOf(query, lang);
   const aggregation = hasCue(clean, AGGREGATION, cueLangs(lang));
-  // A thing described by a participle ("a network founded by X", "der von X gegründete Verlag") is a link
+  // A thing described by a participle ("a label started by X", "der von X gegründete Verlag") is a link
   // like a relative clause. A count over records ("tickets created in May") is one lookup, not a chain.
   const described =
     relative || aggregation || options.participleChains === false ? undefined : participleClause(clean, lang);
@@ -234,7 +234,7 @@ function makePart(text: string, context = "", options: AnalyzeOptions = {}): Que
 /**
  * What is asked last of a chain told by a participle clause. A question led by its question word asks it
  * before the clause ("Which film was directed by the man born in X": the film); one that asks at its end
- * asks it of the described thing ("X is on a network founded by whom": who founded it). The question's
+ * asks it of the described thing ("X plays for a club started by whom": who started it). The question's
  * own names are where the chain starts, not what it asks.
  */
 function participleHead(

@@ -1,7 +1,7 @@
 import type { Lang } from "./question-cues.js";
 
 /**
- * A thing the question describes by a participle instead of naming it: "a network founded by <name>", "the
+ * A thing the question describes by a participle instead of naming it: "a label started by <name>", "the
  * man born in <town>", "der von <Name> gegründete Verlag", "ein Dorf, gelegen an <Fluss>". Like a relative
  * clause ("the network that <name> founded"), it is a link of a chain: the described thing is found first
  * (from what the clause names), and what is asked of it (or of the thing it belongs to) after.
@@ -47,7 +47,7 @@ const IRREGULAR = new Set(
   ),
 );
 
-/** Most words between the determiner and the participle ("an Australian soap opera created"). */
+/** Most words between the determiner and the participle ("a small Welsh rowing club founded"). */
 const MAX_GAP = 4;
 
 function isParticiple(word: string, lang: "en" | "de", inflected: boolean): boolean {
@@ -58,7 +58,7 @@ function isParticiple(word: string, lang: "en" | "de", inflected: boolean): bool
 
 /**
  * The first participle clause describing a thing in the question. English: a
- * determiner, at most four words without a verb, then a participle and a preposition ("a network founded
+ * determiner, at most four words without a verb, then a participle and a preposition ("a label started
  * by"). German: the same order ("ein Verlag, gegründet von"), or the participle inflected before its noun
  * with a preposition between ("der von <Name> gegründete Verlag"). One pass over the words, each looking
  * back at most `MAX_GAP` words.
