@@ -1,8 +1,8 @@
 import type { ChunkRecord } from "../spec/document.js";
 import { wordsSeparate } from "../text/segment.js";
 import {
-  cjkBigrams,
   cjkChars,
+  indexTerms,
   isCjk,
   normalise,
   readText,
@@ -323,7 +323,7 @@ export function chunkText(options: { text: string } & ChunkOptions): ChunkSpan[]
 
 /**
  * Chunks of a document: ids `<docId>::<ordinal>`, searchText of the chunk text alone (its words, read with
- * the sentences, then the CJK bigrams of the chunk text, as `searchText` gives them).
+ * the sentences, with their glosses, then the CJK bigrams and glosses of the chunk text, as `searchText` gives them).
  */
 export function chunkDocument(options: { doc: { id: string; text: string } } & ChunkOptions): ChunkRecord[] {
   const { doc, ...rest } = options;
@@ -338,7 +338,8 @@ export function chunkDocument(options: { doc: { id: string; text: string } } & C
       start: piece.start,
       end: piece.end,
       tokens: piece.tokens,
-      searchText: [...piece.words, ...cjkBigrams(text)].join(" "),
+      // piece.words are space-joined groups, one per sentence read.
+      searchText: indexTerms(piece.words.join(" ").split(" ").filter(Boolean), text).join(" "),
     };
   });
 }

@@ -55,9 +55,19 @@ export function cjkBigrams(text: string): string[] {
  * every German, Japanese or Chinese word the lexicon knows (lexicon.ts), so either language finds the other.
  */
 export function terms(text: string): string[] {
+  return indexTerms(
+    words(text).map(({ word }) => normalise(word)),
+    text,
+  );
+}
+
+/**
+ * `terms` of a text whose normalised words are already known (the chunker reads them with the sentences):
+ * each word and its gloss, then the CJK bigrams and the glosses of the CJK words of `text`.
+ */
+export function indexTerms(normalised: readonly string[], text: string): string[] {
   const out: string[] = [];
-  for (const { word } of words(text)) {
-    const term = normalise(word);
+  for (const term of normalised) {
     out.push(term);
     if (CJK.test(term)) continue;
     const gloss = glossOf(term);
