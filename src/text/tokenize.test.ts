@@ -50,6 +50,15 @@ describe("tokenize", () => {
     for (const s of parts) expect(text.slice(s.start, s.end)).toBe(s.text);
   });
 
+  it("never gives a term with a space, even where NFKC spells a mark with one", () => {
+    // U+037A and U+00A8 decompose to a space and a combining mark.
+    for (const text of ["\u037a", "a\u00a8b", "x \u037a y"]) {
+      for (const term of terms(text)) expect(term).not.toMatch(/\s/);
+      expect(searchText(text)).toBe(terms(text).join(" "));
+    }
+    expect(terms("\u037a")).toEqual(["\u0345"]);
+  });
+
   it("counts CJK characters as tokens", () => {
     expect(countTokens("退款超时")).toBe(4);
     expect(countTokens("one two three")).toBe(4);

@@ -32,12 +32,17 @@ export function isCjk(text: string): boolean {
   return CJK.test(text);
 }
 
-/** Lower case, NFKC, and no possessive: "Eye's" and "Eye" are the same term. */
+/**
+ * Lower case, NFKC, and no possessive: "Eye's" and "Eye" are the same term. A term never holds a space:
+ * NFKC spells a few compatibility marks with one ("ͺ" is a space and U+0345), which is dropped, so a term
+ * read alone and the same term read among others (the chunker joins and splits words on spaces) agree.
+ */
 export function normalise(word: string): string {
-  return word
+  const out = word
     .normalize("NFKC")
     .toLowerCase()
     .replace(/['’]s$/, "");
+  return out.includes(" ") ? out.replaceAll(" ", "") : out;
 }
 
 /** Character bigrams of the CJK runs of a text, in order. */

@@ -230,7 +230,7 @@ async function ensureExtension(client: pg.ClientBase, name: string): Promise<boo
   const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = $1", [name]);
   if (!available.rowCount) return false;
   try {
-    await client.query(`CREATE EXTENSION IF NOT EXISTS ${quoteIdent(name)}`);
+    await asLogin(client, [`CREATE EXTENSION IF NOT EXISTS ${quoteIdent(name)}`]);
   } catch {
     return false;
   }
@@ -313,7 +313,7 @@ export async function setupDatabase(
       await client.query("CREATE SCHEMA IF NOT EXISTS ferret");
     }
     await client.query("SET search_path = ferret, public");
-    await migrate(client, url, options.version ?? PG_SCHEMA_VERSION);
+    await migrate(client, url, options.version ?? PG_SCHEMA_VERSION, appRole);
     if (textsearch && !(await ensureBm25Index(client))) {
       textsearch = false;
       missing.push({
@@ -350,11 +350,14 @@ async function createRole(client: pg.ClientBase, role: string): Promise<void> {
   }
 }
 
-async function migrate(client: pg.ClientBase, url: string, target: number): Promise<void> {
+async function migrate(client: pg.ClientBase, url: string, target: number, role: string | undefined): Promise<void> {
   // One transaction under a transaction-level lock: processes starting together migrate once. (PGlite serves
   // every connection from one session, where advisory locks do not exclude; its transactions do not interleave.)
   await client.query("BEGIN");
   try {
+    // The role is set inside the transaction: on PGlite another process's connection may have set its own on
+    // the shared session since this one set it.
+    await client.query(`SET LOCAL ROLE ${role === undefined ? "NONE" : quoteIdent(role)}`);
     await client.query("SELECT pg_advisory_xact_lock(hashtext('ferret.migrate'))");
     await client.query(
       "CREATE TABLE IF NOT EXISTS ferret.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
@@ -460,6 +463,23 @@ CREATE OPERATOR CLASS ferret.${LEAKPROOF_OPCLASS} FOR TYPE tsvector USING gin AS
 `;
 
 /**
+ * Runs `statements` in one transaction as the login (session) user. On PGlite every connection shares one
+ * session, so a role another process's connection set (its pool sets the app role) may be in force; a
+ * role set inside a transaction holds for it alone (PGlite's transactions do not interleave).
+ */
+async function asLogin(client: pg.ClientBase, statements: readonly string[]): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SET LOCAL ROLE NONE");
+    for (const sql of statements) await client.query(sql);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
  * Makes the leakproof text match (see `TextMatch`) where a superuser runs the setup, and indexes chunks and
  * documents with it in place of the built-in GIN indexes. A database where a superuser once did so keeps it
  * for every later login. Returns the operator keyword search is to use.
@@ -477,25 +497,20 @@ async function ensureLeakproofMatch(client: pg.ClientBase, superuser: boolean): 
     );
   if (!(await has())) {
     if (!superuser) return "@@";
-    await client.query("BEGIN");
     try {
-      await client.query(LEAKPROOF_DDL);
-      await client.query("COMMIT");
+      await asLogin(client, [LEAKPROOF_DDL]);
     } catch (error) {
-      await client.query("ROLLBACK");
       // Another process made it first (PGlite's advisory locks do not exclude its connections).
       if (!(await has())) throw error;
     }
   }
   if (superuser) {
-    await client.query(
+    await asLogin(client, [
       `CREATE INDEX IF NOT EXISTS chunks_tsv_leakproof ON ferret.chunks USING gin (tsv ferret.${LEAKPROOF_OPCLASS})`,
-    );
-    await client.query(
       `CREATE INDEX IF NOT EXISTS documents_tsv_leakproof ON ferret.documents USING gin (doc_tsv ferret.${LEAKPROOF_OPCLASS})`,
-    );
-    // The built-in indexes serve only the built-in @@, which keyword search no longer uses: each would cost every write.
-    await client.query("DROP INDEX IF EXISTS ferret.chunks_tsv, ferret.documents_tsv");
+      // The built-in indexes serve only the built-in @@, which keyword search no longer uses: each would cost every write.
+      "DROP INDEX IF EXISTS ferret.chunks_tsv, ferret.documents_tsv",
+    ]);
   }
   const indexed = await client.query(
     "SELECT 1 FROM pg_indexes WHERE schemaname = 'ferret' AND indexname IN ('chunks_tsv_leakproof', 'documents_tsv_leakproof')",
