@@ -100,6 +100,24 @@ describe("createHierarchicalRetriever", () => {
     expect(filled.length).toBe(4);
   });
 
+  it("puts the page a query names by its title first, and not with titledFirst off", async () => {
+    // A calendar that says more about review weeks than the reviews page does.
+    await store.writeDocuments([
+      makeDoc({
+        id: "calendar.md",
+        source: "handbook",
+        title: "Team calendar",
+        paragraphs: ["Reviews weeks: every reviews cycle has review weeks, and reviews cycle weeks are planned."],
+      }),
+    ]);
+    const query = "weeks of a Reviews cycle";
+    const named = await createHierarchicalRetriever({ store, base: flat }).search(query, { principal: staff, k: 2 });
+    expect(named[0]?.docId).toBe("reviews.md");
+    expect(named[0]?.score).toBe(Math.max(...named.map((p) => p.score)));
+    const plain = createHierarchicalRetriever({ store, base: flat, titledFirst: false });
+    expect((await plain.search(query, { principal: staff, k: 2 }))[0]?.docId).not.toBe("reviews.md");
+  });
+
   it("leaves one-document, vector and hybrid searches to the base retriever", async () => {
     const retriever = createHierarchicalRetriever({ store, base: flat });
     await retriever.search("weeks", { principal: staff, docId: "sprints.md" });

@@ -4,6 +4,7 @@ import { queryTerms } from "../text/tokenize.js";
 import { keywordConfidence } from "./calibrate.js";
 import { dedupeOverlapping } from "./dedupe.js";
 import type { RetrieveOptions, Retriever, SearchMode } from "./retriever.js";
+import { titledFirst } from "./titled.js";
 
 /** Above this many chunks a knowledge base is searched hierarchically by default. */
 export const HIERARCHICAL_THRESHOLD = 50_000;
@@ -27,6 +28,8 @@ export interface CreateHierarchicalRetrieverOptions {
   defaultMode?: SearchMode;
   /** Told which documents the first pass chose (for traces and measurements). */
   onDocuments?: (docs: ScoredDocument[]) => void;
+  /** A page whose title the query spells out as a name comes first, as in the flat retriever. Default true. */
+  titledFirst?: boolean;
 }
 
 /**
@@ -40,6 +43,7 @@ export function createHierarchicalRetriever(options: CreateHierarchicalRetriever
   const { store, base } = options;
   const docCount = Math.max(1, options.docs ?? 8);
   const overfetch = options.overfetch ?? 3;
+  const titled = options.titledFirst ?? true;
 
   return {
     async search(query: string, opts: RetrieveOptions): Promise<Passage[]> {
@@ -62,17 +66,19 @@ export function createHierarchicalRetriever(options: CreateHierarchicalRetriever
         k: k * overfetch,
       });
       const raws = new Map(hits.map((hit) => [passageKey(hit), hit.raw]));
-      const kept = dedupeOverlapping(hits.map(({ raw: _raw, ...passage }) => passage)).slice(0, k);
+      const unique = dedupeOverlapping(hits.map(({ raw: _raw, ...passage }) => passage));
+      const kept = (titled ? titledFirst(unique, query, false) : unique).slice(0, k);
       // Confidence for the kept hits only, as the flat retriever does.
       const inDocs = kept.map((p) => ({
         ...p,
         score: keywordConfidence(wanted, `${p.title ?? ""} ${p.section ?? ""} ${p.text}`, raws.get(passageKey(p)) ?? 0),
       }));
-      if (inDocs.length >= k) return inDocs;
+      if (inDocs.length >= k) return titled ? titledFirst(inDocs, query) : inDocs;
       const flat = await base.search(query, { ...opts, mode: "keyword" });
       // Fill by confidence (both lists are calibrated the same way), so a better flat hit is not pushed down.
       const merged = [...inDocs, ...flat].sort((a, b) => b.score - a.score);
-      return dedupeOverlapping(merged).slice(0, k);
+      const filled = dedupeOverlapping(merged);
+      return (titled ? titledFirst(filled, query) : filled).slice(0, k);
     },
   };
 }

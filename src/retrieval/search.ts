@@ -7,6 +7,7 @@ import { dedupeOverlapping } from "./dedupe.js";
 import { identityFirst } from "./identity.js";
 import type { RetrieveOptions, Retriever, SearchMode } from "./retriever.js";
 import { reciprocalRankFusion } from "./rrf.js";
+import { titledFirst } from "./titled.js";
 
 export interface CreateRetrieverOptions {
   store: StoreV1;
@@ -14,6 +15,11 @@ export interface CreateRetrieverOptions {
   embedder?: EmbedderV1;
   /** How many extra candidates to fetch per requested passage, to survive de-duplication. */
   overfetch?: number;
+  /**
+   * A passage of a document whose title the query spells out as a name (titled.ts) comes first, with the best
+   * score of the search, drawn from every candidate fetched. Default true.
+   */
+  titledFirst?: boolean;
 }
 
 function toPassage(hit: ScoredChunk, score: number): Passage {
@@ -25,6 +31,7 @@ function toPassage(hit: ScoredChunk, score: number): Passage {
 export function createRetriever(options: CreateRetrieverOptions): Retriever {
   const { store, embedder } = options;
   const overfetch = options.overfetch ?? 3;
+  const titled = options.titledFirst ?? true;
 
   /** BM25 hits in rank order; `score` is filled in by `calibrate` for the passages finally kept. */
   async function keyword(wanted: string[], filter: SearchFilter): Promise<ScoredChunk[]> {
@@ -78,9 +85,11 @@ export function createRetriever(options: CreateRetrieverOptions): Retriever {
       }
       // A document the query names by its own id (a record key, a file name) comes first: identity, not words.
       const kept = dedupeOverlapping(ranked);
-      const ids = identityFirst(kept, query, false);
+      // Then a document the query names by its title: the page of the name, above pages that mention it.
+      const named = titled ? titledFirst(kept, query, false) : kept;
+      const ids = identityFirst(named, query, false);
       const calibrated = calibrate(ids.slice(0, k), wanted, raws);
-      return identityFirst(calibrated, query);
+      return identityFirst(titled ? titledFirst(calibrated, query) : calibrated, query);
     },
   };
 }
