@@ -39,6 +39,12 @@ describe("routeQuestion (offline)", () => {
     expect(decision.route).toBe("agentic");
   });
 
+  it("reads 'what is a <noun> that <clause>' as a description of something to find, not a term to define", async () => {
+    const unrelated = [passage("Refunds time out after 30 seconds.")];
+    expect((await ask("What is a mill that ground flour for the Orrin valley?", unrelated)).route).toBe("agentic");
+    expect((await ask("What is a gristmill?", unrelated)).route).toBe("none");
+  });
+
   it("does not take a spent probe budget for 'never mentioned'", async () => {
     expect((await ask("What does HTTP stand for?", undefined)).route).toBe("agentic");
   });

@@ -12,6 +12,12 @@ const ARITHMETIC = /\bhow many\s+[\p{L} ]{1,20}\s+(?:is|are|in|make)\s+[\d.,]+\s
 const DEFINITION =
   /^\s*what (?:does|do) (?:the )?(?:acronym |abbreviation |term )?(.+?) (?:stand for|mean)\s*[?.!]?\s*$|^\s*what is (?:a|an) (.+?)\??$/i;
 
+/**
+ * A relative clause in the would-be term ("a firm that ...", "a title which ...") describes a thing to find, not
+ * a word to define: "what is a <noun> that <clause>" asks which one, so it is no definition question.
+ */
+const RELATIVE = /\b(?:that|which|who|whom|whose)\b/i;
+
 function describeSources(state: AgentState): string {
   return state.sources.map((s) => `${s.name} (${s.description.split(/[.:]/)[0]})`).join("; ");
 }
@@ -39,8 +45,8 @@ export async function routeQuestion(state: AgentState, ctx: EngineContext): Prom
   if (GENERAL.test(q) || ARITHMETIC.test(q))
     return { route: "none", reason: "general knowledge", reply: offTopicReply };
   const definition = DEFINITION.exec(q);
-  if (definition && ctx.probe) {
-    const term = (definition[1] ?? definition[2] ?? "").trim();
+  const term = (definition?.[1] ?? definition?.[2] ?? "").trim();
+  if (definition && ctx.probe && !RELATIVE.test(term)) {
     const hits = await ctx.probe(term, { k: 3 });
     if (hits !== undefined && !hits.some((h) => namesTerm(fullText(h), term))) {
       return {
