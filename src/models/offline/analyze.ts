@@ -31,6 +31,7 @@ import {
   withoutCues,
   YESNO,
 } from "./question-cues.js";
+import { referredKind } from "./referent.js";
 
 export type AnswerType = "person" | "date" | "number" | "duration" | "yesno" | "place" | "entity" | "fact";
 
@@ -56,6 +57,13 @@ export interface QuestionPart {
    * side must have, and for "the same X" the folded words of X (the value the sides must share).
    */
   shared?: { attribute: string; same: string[] };
+  /**
+   * For a later clause that points back by kind ("and what is that depot's phone number"): the kind's folded
+   * words. The clause may ask about the first part's answer, not its names (referent.ts).
+   */
+  refersTo?: string[];
+  /** For such a clause once resolved: the thing it asks about (the first part's answer), also in `entities`. */
+  referent?: string;
 }
 
 /** Han characters that are grammar, not content, in Chinese ("的", "是", "吗"). */
@@ -586,9 +594,18 @@ export function decompose(question: string, options: AnalyzeOptions = {}): Quest
   for (const clause of parts.slice(1)) {
     const refers = lang === "zh" || lang === "ja" || hasCue(clause, PRONOUNS, cueLangs(lang));
     const context = refers ? first.entities.join(" ") || first.text : "";
-    out.push(makePart(clause, context, options));
+    const kind = refers ? referredKind(clause, lang) : [];
+    out.push({ ...makePart(clause, context, options), ...(kind.length > 0 ? { refersTo: kind } : {}) });
   }
   return out;
+}
+
+/**
+ * A later part asked again about `thing` (the first part's answer it points back to) instead of the first
+ * part's names: its query and names carry the thing.
+ */
+export function aboutThing(part: QuestionPart, thing: string, options: AnalyzeOptions = {}): QuestionPart {
+  return { ...makePart(part.text, thing, options), refersTo: part.refersTo ?? [], referent: thing };
 }
 
 const ASK_LEAD: CueTable = {
