@@ -12,6 +12,7 @@ import {
   DURATION,
   FILLER,
   findCues,
+  HEDGES,
   hasCue,
   JOINERS,
   type Lang,
@@ -547,11 +548,18 @@ function clauses(question: string, lang: Lang): string[] {
     const wh = new Set(findCues(text, WH, langs).map((h) => h.start));
     const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
     const joiners = new Set(findCues(text, JOINERS, langs).map((h) => h.start));
+    const hedges = new Set(findCues(text, HEDGES, langs).map((h) => h.start));
+    // After a joiner, a question starts at a question word or auxiliary, or at a hedge before a question word
+    // ("and roughly what share ...").
+    const asks = (j: number) =>
+      j < words.length &&
+      (qStart.has(words[j]!.index) ||
+        (hedges.has(words[j]!.index) && j + 1 < words.length && wh.has(words[j + 1]!.index)));
     for (let i = 1; i < words.length; i++) {
       const at = words[i]!.index;
       const gap = text.slice(words[i - 1]!.index + words[i - 1]![0].length, at);
       if (gap.includes(";") && qStart.has(at)) cuts.push({ cut: at, start: at });
-      else if (joiners.has(at) && i + 1 < words.length && qStart.has(words[i + 1]!.index) && !starts.has(at)) {
+      else if (joiners.has(at) && asks(i + 1) && !starts.has(at)) {
         const cut = gap.includes(",") ? at - gap.length + gap.indexOf(",") : at;
         cuts.push({ cut, start: words[i + 1]!.index });
         starts.add(words[i + 1]!.index);
