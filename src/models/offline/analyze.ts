@@ -2,6 +2,7 @@ import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
 import { cjkBigrams, isCjk, queryTerms } from "../../text/tokenize.js";
 import { BETWEEN, COMPARE, EARLIER, LATER, SAME, SIDE_OPENERS } from "./compare-cues.js";
+import { keyLike } from "./key-link.js";
 import { participleClause } from "./participle.js";
 import {
   AGGREGATION,
@@ -265,7 +266,17 @@ function participleHead(
 export function entitiesOf(text: string, lang: Lang = languageOf(text)): string[] {
   return extractEntities(text)
     .filter((e) => (e.type === "name" ? lang !== "de" && e.text.length > 2 : true))
-    .map((e) => e.text);
+    .flatMap((e) => (e.type === "name" ? codeRun(e.text) : [e.text]));
+}
+
+/**
+ * A name made of codes side by side ("ZQ7 ACME" in "the ZQ7 ACME outage") is several things named at once,
+ * each in its own place in the evidence (a severity and a system), rarely written together: each code is a
+ * name of its own. Other names stay whole.
+ */
+export function codeRun(name: string): string[] {
+  const parts = name.split(/\s+/).filter(Boolean);
+  return parts.length > 1 && parts.every(keyLike) ? parts : [name];
 }
 
 /** The text without trailing question marks and full stops (a loop: no regex backtracking on long runs). */
