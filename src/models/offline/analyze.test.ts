@@ -1,8 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { fold } from "../../text/overlap.js";
-import { answerTypeOf, askedFor, contentTerms, decompose, namedByCode } from "./analyze.js";
+import { answerTypeOf, askedFor, codeRun, contentTerms, decompose, namedByCode } from "./analyze.js";
+
+describe("codeRun", () => {
+  it("splits a name made only of codes side by side into its codes", () => {
+    expect(codeRun("ZQ7 ACME")).toEqual(["ZQ7", "ACME"]);
+    expect(decompose("How long did the ZQ7 ACME outage last?")[0]!.entities).toEqual(["ZQ7", "ACME"]);
+  });
+
+  it("keeps a name with a word in lower case, and a single code, whole", () => {
+    expect(codeRun("Blue Harbor Press")).toEqual(["Blue Harbor Press"]);
+    expect(codeRun("ACME Harbor")).toEqual(["ACME Harbor"]);
+    expect(codeRun("ZQ7")).toEqual(["ZQ7"]);
+  });
+});
 
 describe("decompose", () => {
+  it("splits at a joiner before a hedged question word, not before a hedge alone", () => {
+    expect(
+      decompose("What is the toll on the north bridge, and roughly how many cars cross it daily?").map((p) => p.text),
+    ).toEqual(["What is the toll on the north bridge", "roughly how many cars cross it daily"]);
+    expect(decompose("Wie hoch ist die Gebühr, und ungefähr wie viele Autos fahren täglich?").length).toBe(2);
+    expect(decompose("Which ferry runs at dawn and roughly at dusk?").length).toBe(1);
+  });
+
   it("splits a compound question at clauses that start a new question, resolving pronouns", () => {
     const parts = decompose("What is the refund timeout, who maintains it, and were there complaints last week?");
     expect(parts.map((p) => p.text)).toEqual([

@@ -2,6 +2,7 @@ import { extractEntities } from "../../text/entities.js";
 import { fold } from "../../text/overlap.js";
 import { cjkBigrams, isCjk, queryTerms } from "../../text/tokenize.js";
 import { BETWEEN, COMPARE, EARLIER, LATER, SAME, SIDE_OPENERS } from "./compare-cues.js";
+import { keyLike } from "./key-link.js";
 import { participleClause } from "./participle.js";
 import {
   AGGREGATION,
@@ -12,6 +13,7 @@ import {
   DURATION,
   FILLER,
   findCues,
+  HEDGES,
   hasCue,
   JOINERS,
   type Lang,
@@ -31,6 +33,7 @@ import {
   withoutCues,
   YESNO,
 } from "./question-cues.js";
+import { referredKind } from "./referent.js";
 
 export type AnswerType = "person" | "date" | "number" | "duration" | "yesno" | "place" | "entity" | "fact";
 
@@ -56,6 +59,13 @@ export interface QuestionPart {
    * side must have, and for "the same X" the folded words of X (the value the sides must share).
    */
   shared?: { attribute: string; same: string[] };
+  /**
+   * For a later clause that points back by kind ("and what is that depot's phone number"): the kind's folded
+   * words. The clause may ask about the first part's answer, not its names (referent.ts).
+   */
+  refersTo?: string[];
+  /** For such a clause once resolved: the thing it asks about (the first part's answer), also in `entities`. */
+  referent?: string;
 }
 
 /** Han characters that are grammar, not content, in Chinese ("的", "是", "吗"). */
@@ -256,7 +266,17 @@ function participleHead(
 export function entitiesOf(text: string, lang: Lang = languageOf(text)): string[] {
   return extractEntities(text)
     .filter((e) => (e.type === "name" ? lang !== "de" && e.text.length > 2 : true))
-    .map((e) => e.text);
+    .flatMap((e) => (e.type === "name" ? codeRun(e.text) : [e.text]));
+}
+
+/**
+ * A name made of codes side by side ("ZQ7 ACME" in "the ZQ7 ACME outage") is several things named at once,
+ * each in its own place in the evidence (a severity and a system), rarely written together: each code is a
+ * name of its own. Other names stay whole.
+ */
+export function codeRun(name: string): string[] {
+  const parts = name.split(/\s+/).filter(Boolean);
+  return parts.length > 1 && parts.every(keyLike) ? parts : [name];
 }
 
 /** The text without trailing question marks and full stops (a loop: no regex backtracking on long runs). */
@@ -539,11 +559,18 @@ function clauses(question: string, lang: Lang): string[] {
     const wh = new Set(findCues(text, WH, langs).map((h) => h.start));
     const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
     const joiners = new Set(findCues(text, JOINERS, langs).map((h) => h.start));
+    const hedges = new Set(findCues(text, HEDGES, langs).map((h) => h.start));
+    // After a joiner, a question starts at a question word or auxiliary, or at a hedge before a question word
+    // ("and roughly what share ...").
+    const asks = (j: number) =>
+      j < words.length &&
+      (qStart.has(words[j]!.index) ||
+        (hedges.has(words[j]!.index) && j + 1 < words.length && wh.has(words[j + 1]!.index)));
     for (let i = 1; i < words.length; i++) {
       const at = words[i]!.index;
       const gap = text.slice(words[i - 1]!.index + words[i - 1]![0].length, at);
       if (gap.includes(";") && qStart.has(at)) cuts.push({ cut: at, start: at });
-      else if (joiners.has(at) && i + 1 < words.length && qStart.has(words[i + 1]!.index) && !starts.has(at)) {
+      else if (joiners.has(at) && asks(i + 1) && !starts.has(at)) {
         const cut = gap.includes(",") ? at - gap.length + gap.indexOf(",") : at;
         cuts.push({ cut, start: words[i + 1]!.index });
         starts.add(words[i + 1]!.index);
@@ -586,9 +613,18 @@ export function decompose(question: string, options: AnalyzeOptions = {}): Quest
   for (const clause of parts.slice(1)) {
     const refers = lang === "zh" || lang === "ja" || hasCue(clause, PRONOUNS, cueLangs(lang));
     const context = refers ? first.entities.join(" ") || first.text : "";
-    out.push(makePart(clause, context, options));
+    const kind = refers ? referredKind(clause, lang) : [];
+    out.push({ ...makePart(clause, context, options), ...(kind.length > 0 ? { refersTo: kind } : {}) });
   }
   return out;
+}
+
+/**
+ * A later part asked again about `thing` (the first part's answer it points back to) instead of the first
+ * part's names: its query and names carry the thing.
+ */
+export function aboutThing(part: QuestionPart, thing: string, options: AnalyzeOptions = {}): QuestionPart {
+  return { ...makePart(part.text, thing, options), refersTo: part.refersTo ?? [], referent: thing };
 }
 
 const ASK_LEAD: CueTable = {

@@ -8,6 +8,7 @@ import { hasAnswerType } from "./answer-types.js";
 import { changeAsk, versionCalls } from "./compare-versions.js";
 import { constraintsOf, coverConstraints } from "./constraints.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+import { referentSearched } from "./referent.js";
 import { newEntities } from "./route.js";
 import { type OfflineSettings, thresholdAt } from "./settings.js";
 import { answeredBySql } from "./sql-steps.js";
@@ -133,9 +134,15 @@ export function gradePart(
 
 export function gradeParts(state: AgentState, parts: QuestionPart[], settings: OfflineSettings): GradeResult {
   const threshold = thresholdAt(settings, state.step);
-  const subQuestions = parts.map((part, i) =>
-    gradePart(state, part, i, threshold, settings.hop.bridgeHead, settings.aliases.codes),
-  );
+  const subQuestions = parts.map((part, i) => {
+    const grade = gradePart(state, part, i, threshold, settings.hop.bridgeHead, settings.aliases.codes);
+    // A part that points back to the first part's answer is not settled before a search started from that
+    // answer: other pages naming it in passing were found for the first part's own names.
+    const queries = callsForPart(state, i).map((r) => String(r.call.args.query ?? ""));
+    return part.referent && !referentSearched(queries, part.referent)
+      ? { ...grade, sufficient: false, missing: [part.referent, ...grade.missing] }
+      : grade;
+  });
   // A change between versions is not settled while a versioned document found has not been searched for it,
   // nor a statement of one version whose counterpart in the other was not found.
   const change = changeAsk(state.standaloneQuestion);

@@ -1,9 +1,10 @@
 import type { AgentEngineV1, AgentState, EngineContext, Preset } from "../../spec/engine.js";
-import { askedFor, decompose, type QuestionPart } from "./analyze.js";
+import { aboutThing, askedFor, decompose, type QuestionPart } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import { calibrate } from "./confidence.js";
 import { gradeParts } from "./grade.js";
 import { planCalls } from "./plan.js";
+import { referent } from "./referent.js";
 import { rewriteFollowUp } from "./rewrite.js";
 import { routeQuestion } from "./route.js";
 import { OFFLINE_PRESETS, type OfflineSettings } from "./settings.js";
@@ -39,6 +40,21 @@ export interface OfflineEngineOptions {
   minConfidence?: number;
 }
 
+/** Later parts that point back by kind, asked about the thing the first part's chain reached (referent.ts). */
+function withReferents(
+  state: AgentState,
+  parts: QuestionPart[],
+  options: { participleChains: boolean },
+): QuestionPart[] {
+  const first = parts[0];
+  if (!first) return parts;
+  return parts.map((part, i) => {
+    if (i === 0 || !part.refersTo) return part;
+    const thing = referent(state, part.refersTo, first);
+    return thing ? aboutThing(part, thing, options) : part;
+  });
+}
+
 /**
  * The deterministic engine used when no model is configured: it plans, grades and answers with
  * algorithms over the question's structure and the evidence text. No network, no randomness; its
@@ -51,8 +67,12 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
       ? base
       : { ...base, refusal: { ...base.refusal, minConfidence: options.minConfidence } };
   };
-  const partsOf = (state: AgentState) =>
-    decompose(state.standaloneQuestion, { participleChains: settingsFor(state.preset).hop.participleChains });
+  const partsOf = (state: AgentState) => {
+    const hop = settingsFor(state.preset).hop;
+    const options = { participleChains: hop.participleChains };
+    const parts = decompose(state.standaloneQuestion, options);
+    return hop.referents ? withReferents(state, parts, options) : parts;
+  };
   return {
     specificationVersion: "v1",
     name: "offline",

@@ -11,6 +11,7 @@ import { commonness, currentLinks, leadsOn, modifierOnly, onChain, siblingRecord
 import { changeAsk, versionCalls } from "./compare-versions.js";
 import { callKey, callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
 import { lookupWorthy } from "./key-link.js";
+import { referentSearched } from "./referent.js";
 import { rankSources } from "./route.js";
 import type { OfflineSettings } from "./settings.js";
 import { borrowsDescription, describeCalls, sqlCalls, sqlCovers, sqlThought } from "./sql-steps.js";
@@ -405,6 +406,7 @@ export async function planCalls(
 ): Promise<PlanResult> {
   const issued = new Set(state.calls.map((c) => callKey(c.call.tool, c.call.args)));
   const calls: Call[] = [];
+  const first: Call[] = [];
   const thoughts: string[] = [];
   // A change between versions: once a versioned document is found, search inside it and for its other versions.
   const change = state.calls.length > 0 ? changeAsk(state.standaloneQuestion) : undefined;
@@ -443,6 +445,38 @@ export async function planCalls(
     if (sql.length > 0) {
       calls.push(...sql);
       thoughts.push(`part ${index + 1}: ${sqlThought(state, part, index, settings.sql)}`);
+      continue;
+    }
+    if (
+      part.referent &&
+      !referentSearched(
+        records.map((r) => String(r.call.args.query ?? "")),
+        part.referent,
+      )
+    ) {
+      // The part points back to the first part's answer: search from that answer first, ahead of other
+      // calls (a step's calls past the budget are dropped from its end).
+      const names = termSet(part.referent);
+      const words = searchableWords(
+        part.terms.filter((t) => !names.has(t)),
+        part.text,
+      ).slice(0, HOP_WORDS);
+      const hop = `${part.referent} ${words.join(" ")}`.trim();
+      const more = await searchCalls(
+        state,
+        ctx,
+        { ...part, entities: [part.referent] },
+        index,
+        hop,
+        settings.hopK,
+        settings,
+        issued,
+        part.referent,
+      );
+      first.push(...more);
+      thoughts.push(
+        `part ${index + 1}: it asks about "${part.referent}", the first part's answer; search for "${hop}"`,
+      );
       continue;
     }
     const grade = state.lastGrade?.subQuestions.find((g) => g.index === index);
@@ -570,7 +604,7 @@ export async function planCalls(
   return {
     thought: thoughts.join("; ") || "the evidence covers every part",
     subQuestions: parts.map((p) => p.text),
-    calls,
-    done: calls.length === 0,
+    calls: [...first, ...calls],
+    done: first.length + calls.length === 0,
   };
 }

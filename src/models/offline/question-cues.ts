@@ -119,6 +119,14 @@ export const JOINERS: CueTable = {
   ja: w("また|そして|それと|あと|さらに"),
 };
 
+/** Words that hedge or add to a question after a joiner, before its question word ("and roughly how many"). */
+export const HEDGES: CueTable = {
+  en: w("roughly|approximately|about|around|exactly|precisely|also|then|now|so"),
+  de: w("ungefähr|etwa|circa|genau|auch|dann|jetzt|also"),
+  zh: [],
+  ja: [],
+};
+
 /** Pronouns that point back to an earlier clause's subject. */
 export const PRONOUNS: CueTable = {
   en: w("it|its|they|their|them|that|this|these|those|he|she|his|her|there"),

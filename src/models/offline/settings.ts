@@ -175,6 +175,13 @@ export interface HopSettings {
    * only names of two capitalised words or words marked by more than a first capital (codes, "NordRail").
    */
   nounCapitals: boolean;
+  /**
+   * A later clause that points back by kind ("..., and what is that depot's phone number") asks about the
+   * value of that kind the first part's chain reached (its record's "depot: <name>" field), once the evidence
+   * gives one: the clause searches and is graded with that value in place of the first part's own names
+   * (referent.ts).
+   */
+  referents: boolean;
 }
 
 const HOP: HopSettings = {
@@ -198,6 +205,7 @@ const HOP: HopSettings = {
   chainOnly: true,
   neededAnchorOnly: true,
   stopUnfound: true,
+  referents: true,
   lookupKeys: true,
   lookupNames: false,
   nounCapitals: true,
