@@ -9,6 +9,7 @@ import {
   type CueTable,
   cueLangs,
   DATE,
+  DEFINITE,
   DURATION,
   FILLER,
   findCues,
@@ -192,6 +193,8 @@ export function contentTerms(text: string, lang: Lang = languageOf(text)): strin
 export interface AnalyzeOptions {
   /** A thing described by a participle clause is a link of a chain (participle.ts). */
   participleChains?: boolean;
+  /** "the ticket" in a later clause refers back to the ticket an earlier one names (off only when `false`). */
+  definiteRefs?: boolean;
 }
 
 function makePart(text: string, context = "", options: AnalyzeOptions = {}): QuestionPart {
@@ -584,11 +587,39 @@ export function decompose(question: string, options: AnalyzeOptions = {}): Quest
   const first = makePart(parts[0]!, "", options);
   const out = [first];
   for (const clause of parts.slice(1)) {
-    const refers = lang === "zh" || lang === "ja" || hasCue(clause, PRONOUNS, cueLangs(lang));
+    const refers =
+      lang === "zh" ||
+      lang === "ja" ||
+      hasCue(clause, PRONOUNS, cueLangs(lang)) ||
+      (options.definiteRefs !== false && refersToNamed(clause, parts[0]!, lang));
     const context = refers ? first.entities.join(" ") || first.text : "";
     out.push(makePart(clause, context, options));
   }
   return out;
+}
+
+/**
+ * Does a later clause point back to a record an earlier clause named by its identifier, with a definite
+ * article and the record's kind ("work order WO-17 ..., and when was the order closed?")?
+ */
+export function refersToNamed(clause: string, earlier: string, lang: Lang): boolean {
+  const articles = DEFINITE[lang];
+  if (articles.length === 0) return false;
+  const kinds: string[] = [];
+  for (const e of extractEntities(earlier)) {
+    if (e.type !== "identifier") continue;
+    const before = /([\p{L}][\p{L}_-]*)[\s:#]*$/u.exec(earlier.slice(Math.max(0, e.index - 40), e.index));
+    if (before) kinds.push(before[1]!.toLowerCase());
+  }
+  if (kinds.length === 0) return false;
+  const table: CueTable = {
+    en: [],
+    de: [],
+    zh: [],
+    ja: [],
+    [lang]: kinds.flatMap((k) => articles.map((a) => `${a} ${k}`)),
+  };
+  return hasCue(clause, table, [lang]);
 }
 
 const ASK_LEAD: CueTable = {

@@ -278,7 +278,15 @@ export function composePart(input: ComposeInput): DraftClaim[] {
         const label = termSet(f.label);
         return asked.some((t) => label.has(t));
       });
-    const ownHop = (c: Candidate) => !part.chain || !settings.lastHopOnBridge || ofBridge(c) || labelled(c);
+    // A one-hop part's later step is held to the same test (its search may have matched common words
+    // elsewhere), or names what the part names that the best sentence's passage does not: the other end of a
+    // chain the analysis did not see.
+    const namesMore = (c: Candidate) =>
+      part.entities.some((e) => mentions(c.quote, e) && !mentions(first.passageText, e));
+    const ownHop = (c: Candidate) =>
+      part.chain
+        ? !settings.lastHopOnBridge || ofBridge(c) || labelled(c)
+        : !settings.laterStepOnBridge || ofBridge(c) || labelled(c) || namesMore(c);
     const kept = supported(input, [first], rest.filter(follows));
     return [first, ...rest.filter((c) => kept.includes(c) || (follows(c) && lastHop(c) && ownHop(c)))].map(claimOf);
   }

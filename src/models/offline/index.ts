@@ -51,8 +51,13 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
       ? base
       : { ...base, refusal: { ...base.refusal, minConfidence: options.minConfidence } };
   };
-  const partsOf = (state: AgentState) =>
-    decompose(state.standaloneQuestion, { participleChains: settingsFor(state.preset).hop.participleChains });
+  const partsOf = (state: AgentState) => {
+    const hop = settingsFor(state.preset).hop;
+    return decompose(state.standaloneQuestion, {
+      participleChains: hop.participleChains,
+      definiteRefs: hop.definiteRefs,
+    });
+  };
   return {
     specificationVersion: "v1",
     name: "offline",
