@@ -258,6 +258,12 @@ export interface AnswerSettings {
    */
   laterStepOnBridge: boolean;
   /**
+   * A last hop kept for being a field labelled with what is asked must name more of the ask in its label than
+   * the best sentence's own field: when the best sentence already is such a field ("Slack channel: #ops"), a
+   * later field of a weaker label ("channel: email") is another record's value, not where the chain ended.
+   */
+  labelRivals: boolean;
+  /**
    * A question about the earlier state ("before the update") is answered by the older document of a series,
    * which alone is cited; the newer value is named with it. Off: the newer answers, the older is named as superseded.
    */
@@ -344,6 +350,7 @@ const ANSWER: AnswerSettings = {
   citeNamedPage: true,
   lastHopOnBridge: true,
   laterStepOnBridge: true,
+  labelRivals: true,
   priorAnswersFromOlder: true,
   newerTwinShare: 0.9,
   completeNames: 2,
