@@ -234,7 +234,7 @@ describe("composePart: citations of supporting sentences", () => {
   });
 
   it("drops a chain's last field whose label names no more of the ask than the best field's (unless off)", () => {
-    const q = "What is the Slack channel of the crew that runs the Brimhall relay?";
+    const q = "Which Slack room belongs to the crew that runs the Brimhall relay?";
     const part = decompose(q)[0]!;
     const cited = (chosen: Candidate[], labelRivals: boolean) =>
       composePart({
@@ -245,14 +245,14 @@ describe("composePart: citations of supporting sentences", () => {
         all: chosen,
         settings: { ...settings, labelRivals },
       }).flatMap((c) => c.citations.map((x) => x.n));
-    const best = { ...unit(1, "- Slack channel: #relay-crew", { title: "Relay crew", docId: "crew.md" }), step: 1 };
-    const rival = { ...unit(3, "- channel: email", { title: "Ticket Q-7", docId: "tickets.csv#Q-7" }), step: 3 };
+    const best = { ...unit(1, "- Slack room: #relay-crew", { title: "Relay crew", docId: "crew.md" }), step: 1 };
+    const rival = { ...unit(3, "- room: email", { title: "Ticket Q-7", docId: "tickets.csv#Q-7" }), step: 3 };
     expect(part.chain).toBe(true);
     expect(cited([best, rival], true)).toEqual([1]);
     expect(cited([best, rival], false)).toEqual([1, 3]);
     // A last field naming more of the ask than the first hop's (here none) still ends the chain.
     const owner = { ...unit(1, "- Operator: Tide team", relay), step: 1 };
-    const channel = { ...unit(3, "- Slack channel: #tide", { title: "Directory", docId: "dir.md" }), step: 3 };
+    const channel = { ...unit(3, "- Slack room: #tide", { title: "Directory", docId: "dir.md" }), step: 3 };
     expect(cited([owner, channel], true)).toEqual([1, 3]);
   });
 

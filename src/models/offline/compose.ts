@@ -273,8 +273,8 @@ export function composePart(input: ComposeInput): DraftClaim[] {
           mentions(c.title, e) || input.all.some((o) => o.item.docId === c.item.docId && mentions(o.passageText, e)),
       );
     const asked = askedTerms(part);
-    // How many asked terms the best label of a unit's fields names ("Slack channel" names two of a question
-    // asking a team's Slack channel, "channel" one).
+    // How many asked terms the best label of a unit's fields names ("Pager rota" names two of a question
+    // asking for a crew's pager rota, "rota" one).
     const distinctAsked = [...new Set(asked)];
     const labelAsks = (c: Candidate) =>
       Math.max(

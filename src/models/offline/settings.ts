@@ -259,8 +259,8 @@ export interface AnswerSettings {
   laterStepOnBridge: boolean;
   /**
    * A last hop kept for being a field labelled with what is asked must name more of the ask in its label than
-   * the best sentence's own field: when the best sentence already is such a field ("Slack channel: #ops"), a
-   * later field of a weaker label ("channel: email") is another record's value, not where the chain ended.
+   * the best sentence's own field: when the best sentence already is such a field ("Pager rota: ops-a"), a
+   * later field of a weaker label ("rota: weekly") is another record's value, not where the chain ended.
    */
   labelRivals: boolean;
   /**
