@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fold } from "../../text/overlap.js";
-import { answerTypeOf, askedFor, codeRun, contentTerms, decompose, namedByCode } from "./analyze.js";
+import { answerTypeOf, askedFor, codeRun, contentTerms, decompose, namedByCode, refersToNamed } from "./analyze.js";
 
 describe("codeRun", () => {
   it("splits a name made only of codes side by side into its codes", () => {
@@ -104,6 +104,23 @@ describe("decompose", () => {
 
   it("flags aggregation questions", () => {
     expect(decompose("How many low-priority alerts were opened in October?")[0]!.aggregation).toBe(true);
+  });
+});
+
+describe("decompose: a definite reference to a named record", () => {
+  const q = "Which crane moved work order WO-17, and when was the order closed?";
+  it("carries the record's identifier into the later clause that names its kind with 'the'", () => {
+    const parts = decompose(q);
+    expect(parts).toHaveLength(2);
+    expect(parts[1]!.entities).toContain("WO-17");
+    expect(parts[1]!.query).toContain("WO-17");
+  });
+  it("leaves the later clause alone when turned off, or when it names another kind or no article", () => {
+    expect(decompose(q, { definiteRefs: false })[1]!.entities).not.toContain("WO-17");
+    expect(refersToNamed("when was the order closed", "work order WO-17", "en")).toBe(true);
+    expect(refersToNamed("when was the crane serviced", "work order WO-17", "en")).toBe(false);
+    expect(refersToNamed("when was an order closed", "work order WO-17", "en")).toBe(false);
+    expect(refersToNamed("wann wurde der Auftrag geschlossen", "Auftrag WO-17", "de")).toBe(true);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type CueTable,
   cueLangs,
   DATE,
+  DEFINITE,
   DURATION,
   FILLER,
   findCues,
@@ -202,6 +203,8 @@ export function contentTerms(text: string, lang: Lang = languageOf(text)): strin
 export interface AnalyzeOptions {
   /** A thing described by a participle clause is a link of a chain (participle.ts). */
   participleChains?: boolean;
+  /** "the ticket" in a later clause refers back to the ticket an earlier one names (off only when `false`). */
+  definiteRefs?: boolean;
 }
 
 function makePart(text: string, context = "", options: AnalyzeOptions = {}): QuestionPart {
@@ -611,7 +614,11 @@ export function decompose(question: string, options: AnalyzeOptions = {}): Quest
   const first = makePart(parts[0]!, "", options);
   const out = [first];
   for (const clause of parts.slice(1)) {
-    const refers = lang === "zh" || lang === "ja" || hasCue(clause, PRONOUNS, cueLangs(lang));
+    const refers =
+      lang === "zh" ||
+      lang === "ja" ||
+      hasCue(clause, PRONOUNS, cueLangs(lang)) ||
+      (options.definiteRefs !== false && refersToNamed(clause, parts[0]!, lang));
     const context = refers ? first.entities.join(" ") || first.text : "";
     const kind = refers ? referredKind(clause, lang) : [];
     out.push({ ...makePart(clause, context, options), ...(kind.length > 0 ? { refersTo: kind } : {}) });
@@ -625,6 +632,30 @@ export function decompose(question: string, options: AnalyzeOptions = {}): Quest
  */
 export function aboutThing(part: QuestionPart, thing: string, options: AnalyzeOptions = {}): QuestionPart {
   return { ...makePart(part.text, thing, options), refersTo: part.refersTo ?? [], referent: thing };
+}
+
+/**
+ * Does a later clause point back to a record an earlier clause named by its identifier, with a definite
+ * article and the record's kind ("work order WO-17 ..., and when was the order closed?")?
+ */
+export function refersToNamed(clause: string, earlier: string, lang: Lang): boolean {
+  const articles = DEFINITE[lang];
+  if (articles.length === 0) return false;
+  const kinds: string[] = [];
+  for (const e of extractEntities(earlier)) {
+    if (e.type !== "identifier") continue;
+    const before = /([\p{L}][\p{L}_-]*)[\s:#]*$/u.exec(earlier.slice(Math.max(0, e.index - 40), e.index));
+    if (before) kinds.push(before[1]!.toLowerCase());
+  }
+  if (kinds.length === 0) return false;
+  const table: CueTable = {
+    en: [],
+    de: [],
+    zh: [],
+    ja: [],
+    [lang]: kinds.flatMap((k) => articles.map((a) => `${a} ${k}`)),
+  };
+  return hasCue(clause, table, [lang]);
 }
 
 const ASK_LEAD: CueTable = {

@@ -233,6 +233,29 @@ describe("composePart: citations of supporting sentences", () => {
     expect(cited(false)).toEqual([1, 3]);
   });
 
+  it("drops a chain's last field whose label names no more of the ask than the best field's (unless off)", () => {
+    const q = "Which Slack room belongs to the crew that runs the Brimhall relay?";
+    const part = decompose(q)[0]!;
+    const cited = (chosen: Candidate[], labelRivals: boolean) =>
+      composePart({
+        question: q,
+        part,
+        kind: "fact",
+        chosen,
+        all: chosen,
+        settings: { ...settings, labelRivals },
+      }).flatMap((c) => c.citations.map((x) => x.n));
+    const best = { ...unit(1, "- Slack room: #relay-crew", { title: "Relay crew", docId: "crew.md" }), step: 1 };
+    const rival = { ...unit(3, "- room: email", { title: "Ticket Q-7", docId: "tickets.csv#Q-7" }), step: 3 };
+    expect(part.chain).toBe(true);
+    expect(cited([best, rival], true)).toEqual([1]);
+    expect(cited([best, rival], false)).toEqual([1, 3]);
+    // A last field naming more of the ask than the first hop's (here none) still ends the chain.
+    const owner = { ...unit(1, "- Operator: Tide team", relay), step: 1 };
+    const channel = { ...unit(3, "- Slack room: #tide", { title: "Directory", docId: "dir.md" }), step: 3 };
+    expect(cited([owner, channel], true)).toEqual([1, 3]);
+  });
+
   it("keeps a chain's last hop whose document names the bridge in another passage of the evidence", () => {
     const q = "Who founded the company that built the Brimhall relay?";
     const firms = { title: "Noted firms", docId: "firms.md" };
@@ -248,14 +271,44 @@ describe("composePart: citations of supporting sentences", () => {
 describe("composePart: a later step's sentence", () => {
   const ticket = { title: "Ticket Z-4410", docId: "tickets.csv#Z-4410" };
   const codes = { title: "Error codes", docId: "api/errors.md" };
-  it("stays cited without a link when the loop hopped to it, unless the question names a record", () => {
-    const best = unit(1, "The Vantor sync stalls every night.", { title: "Vantor sync", docId: "vantor.md" });
-    const later = { ...unit(2, "It was replaced by Orbel in spring.", codes), step: 2 };
+  const vantor = { title: "Vantor sync", docId: "vantor.md" };
+  const orbel = { title: "Orbel", docId: "orbel.md" };
+  const cited = (question: string, chosen: Candidate[], laterStepOnBridge = true) => {
+    const part = decompose(question)[0]!;
+    return composePart({
+      question,
+      part,
+      kind: answerKindOf(part),
+      chosen,
+      all: chosen,
+      settings: { ...settings, laterStepOnBridge },
+    }).flatMap((c) => c.citations.map((x) => x.n));
+  };
+
+  it("stays cited when the loop hopped to the page the best sentence names, unless the question names a record", () => {
+    const best = unit(1, "The Vantor sync was handed to Orbel last year.", vantor);
+    const later = { ...unit(2, "It was retired in spring.", orbel), step: 2 };
     expect(compose("What happened to the Vantor sync?", [best, later]).length).toBe(2);
     const row = unit(3, "The merchant sees signature checks fail.", ticket);
     const other = { ...unit(4, "Code 422 means the region is unsupported.", codes), step: 2 };
     const claims = compose("What problem does ticket Z-4410 describe?", [row, other]);
     expect(claims.flatMap((c) => c.citations.map((x) => x.n))).toEqual([3]);
+  });
+
+  it("is dropped when it is of another thing that only shares the part's words", () => {
+    const best = unit(1, "The Vantor sync stalls every night.", vantor);
+    const stray = { ...unit(2, "Every sync job must log its start.", codes), step: 2 };
+    expect(cited("What happened to the Vantor sync?", [best, stray])).toEqual([1]);
+    expect(cited("What happened to the Vantor sync?", [best, stray], false)).toEqual([1, 2]);
+  });
+
+  it("stays cited when it names what the part names that the best sentence's passage does not", () => {
+    const best = unit(1, "The relay kept running through the storm.", { title: "Storm log", docId: "storm.md" });
+    const named = { ...unit(2, "Pellmar Station hosts the relay.", orbel), step: 2 };
+    const other = { ...unit(3, "The station kept running through the storm.", codes), step: 2 };
+    const question = "What kept running at Pellmar Station?";
+    expect(cited(question, [best, named])).toEqual([1, 2]);
+    expect(cited(question, [best, other])).toEqual([1]);
   });
 });
 

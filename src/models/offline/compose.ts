@@ -273,12 +273,33 @@ export function composePart(input: ComposeInput): DraftClaim[] {
           mentions(c.title, e) || input.all.some((o) => o.item.docId === c.item.docId && mentions(o.passageText, e)),
       );
     const asked = askedTerms(part);
-    const labelled = (c: Candidate) =>
-      fieldsOf(c.quote, c.header).some((f) => {
-        const label = termSet(f.label);
-        return asked.some((t) => label.has(t));
-      });
-    const ownHop = (c: Candidate) => !part.chain || !settings.lastHopOnBridge || ofBridge(c) || labelled(c);
+    // How many asked terms the best label of a unit's fields names ("Pager rota" names two of a question
+    // asking for a crew's pager rota, "rota" one).
+    const distinctAsked = [...new Set(asked)];
+    const labelAsks = (c: Candidate) =>
+      Math.max(
+        0,
+        ...fieldsOf(c.quote, c.header).map((f) => {
+          const label = termSet(f.label);
+          return distinctAsked.filter((t) => label.has(t)).length;
+        }),
+      );
+    // A field labelled with what is asked ends the chain, unless the best sentence is itself such a field
+    // naming as much of it (with `labelRivals`): then the later one is another record's value of the same label.
+    const firstAsks = settings.labelRivals ? labelAsks(first) : 0;
+    const labelled = (c: Candidate) => {
+      const n = labelAsks(c);
+      return n > 0 && n > firstAsks;
+    };
+    // A one-hop part's later step is held to the same test (its search may have matched common words
+    // elsewhere), or names what the part names that the best sentence's passage does not: the other end of a
+    // chain the analysis did not see.
+    const namesMore = (c: Candidate) =>
+      part.entities.some((e) => mentions(c.quote, e) && !mentions(first.passageText, e));
+    const ownHop = (c: Candidate) =>
+      part.chain
+        ? !settings.lastHopOnBridge || ofBridge(c) || labelled(c)
+        : !settings.laterStepOnBridge || ofBridge(c) || labelled(c) || namesMore(c);
     const kept = supported(input, [first], rest.filter(follows));
     return [first, ...rest.filter((c) => kept.includes(c) || (follows(c) && lastHop(c) && ownHop(c)))].map(claimOf);
   }

@@ -69,7 +69,7 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
   };
   const partsOf = (state: AgentState) => {
     const hop = settingsFor(state.preset).hop;
-    const options = { participleChains: hop.participleChains };
+    const options = { participleChains: hop.participleChains, definiteRefs: hop.definiteRefs };
     const parts = decompose(state.standaloneQuestion, options);
     return hop.referents ? withReferents(state, parts, options) : parts;
   };

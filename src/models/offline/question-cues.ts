@@ -127,6 +127,14 @@ export const HEDGES: CueTable = {
   ja: [],
 };
 
+/** Definite articles: "the ticket" in a later clause points back to the ticket an earlier one named. */
+export const DEFINITE: CueTable = {
+  en: w("the"),
+  de: w("der|die|das|den|dem|des"),
+  zh: [],
+  ja: [],
+};
+
 /** Pronouns that point back to an earlier clause's subject. */
 export const PRONOUNS: CueTable = {
   en: w("it|its|they|their|them|that|this|these|those|he|she|his|her|there"),

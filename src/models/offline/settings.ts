@@ -62,6 +62,12 @@ export interface HopSettings {
    */
   participleChains: boolean;
   /**
+   * A later clause naming a record's kind with a definite article ("..., and when was the order closed?")
+   * refers to the record an earlier clause names by its identifier ("order WO-17"): it carries that name,
+   * as a pronoun does, so its search and its sentences are about that record, not any record of the kind.
+   */
+  definiteRefs: boolean;
+  /**
    * A name the question gives that nothing found yet mentions is searched for first (with a few of the
    * part's missing words), before any bridge: a chain starts at the thing the question names.
    */
@@ -186,6 +192,7 @@ export interface HopSettings {
 
 const HOP: HopSettings = {
   participleChains: true,
+  definiteRefs: true,
   anchorFirst: true,
   anchorBonus: 0,
   chainSeeds: true,
@@ -252,6 +259,18 @@ export interface AnswerSettings {
    * thing's sentence sharing the question's words: citing it named a source the answer does not stand on.
    */
   lastHopOnBridge: boolean;
+  /**
+   * The same for a one-hop part: a sentence a later search step found stays cited without earning it only
+   * when it is of the bridge the best sentence names or a field labelled with what is asked. A later step's
+   * search that matched the part's common words ("company", "team") elsewhere found another thing's sentence.
+   */
+  laterStepOnBridge: boolean;
+  /**
+   * A last hop kept for being a field labelled with what is asked must name more of the ask in its label than
+   * the best sentence's own field: when the best sentence already is such a field ("Pager rota: ops-a"), a
+   * later field of a weaker label ("rota: weekly") is another record's value, not where the chain ended.
+   */
+  labelRivals: boolean;
   /**
    * A question about the earlier state ("before the update") is answered by the older document of a series,
    * which alone is cited; the newer value is named with it. Off: the newer answers, the older is named as superseded.
@@ -338,6 +357,8 @@ const ANSWER: AnswerSettings = {
   support: { linkInPassage: false, constraintSaysAsked: true },
   citeNamedPage: true,
   lastHopOnBridge: true,
+  laterStepOnBridge: true,
+  labelRivals: true,
   priorAnswersFromOlder: true,
   newerTwinShare: 0.9,
   completeNames: 2,
