@@ -29,7 +29,8 @@
  *                   question and correctness on the acme questions (plus a northwind subset when ../shared exists)
  *   stores          SQLite vs PostgreSQL (PGlite with pgvector and pg_textsearch; a PostgreSQL 15 cluster for keyword
  *                   only where initdb is on PATH) at 100k chunks (FERRET_BENCH_STORES_CHUNKS): ingest chunks/s with 1
- *                   and 4 writers, BM25 and kNN p50/p95, kNN recall@10, hybrid p50, with 1 and 4 clients
+ *                   and 4 writers, BM25 and kNN p50/p95, kNN recall@10, hybrid p50, with 1 and 4 clients;
+ *                   FERRET_BENCH_STORES_PGLITE_LOAD=bulk measures PGlite's kNN alone at 100k (rows loaded by SQL)
  *
  * Reading the output: progress goes to stderr; each benchmark prints a table on stdout with ferret's
  * figure, the same-run baseline, the ratio ferret/baseline (for latency lower is better, for chunks/s

@@ -65,6 +65,12 @@ export interface PostgresStoreOptions {
    * under half of the exact top 10 on the bench's vectors).
    */
   hnswEfSearch?: number;
+  /**
+   * Keyword search runs as named prepared statements, planned once per connection (default true; false on
+   * PGlite, whose connections share one session). Set false behind a pooler that does not keep prepared
+   * statements across transactions (PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
   /** Told once at start about each feature that is off (missing extension, role), with how to enable it. */
   onWarning?: (message: string) => void;
 }
@@ -111,6 +117,7 @@ export class PostgresStore implements StoreV1 {
   readonly #sqlRole: string | undefined;
   readonly #hnswThreshold: number;
   readonly #hnswEfSearch: number;
+  readonly #prepare: boolean;
   readonly #indexed = new Set<number>();
   /** Chunks written through this store, and the count at which writeDocuments next runs ANALYZE. */
   #written = 0;
@@ -119,7 +126,15 @@ export class PostgresStore implements StoreV1 {
 
   constructor(
     db: PgDb,
-    setup: { vector: boolean; textsearch: boolean; match?: TextMatch; sqlRole?: string; missing: MissingFeature[] },
+    setup: {
+      vector: boolean;
+      textsearch: boolean;
+      match?: TextMatch;
+      sqlRole?: string;
+      missing: MissingFeature[];
+      /** Every connection is served by one session (PGlite). */
+      sharedSession?: boolean;
+    },
     options: PostgresStoreOptions,
     read: PgDb = db,
   ) {
@@ -135,6 +150,7 @@ export class PostgresStore implements StoreV1 {
     if (!Number.isInteger(ef) || ef < 1 || ef > search.MAX_EF_SEARCH)
       throw new RangeError(`hnswEfSearch must be an integer from 1 to ${search.MAX_EF_SEARCH}, got ${ef}`);
     this.#hnswEfSearch = ef;
+    this.#prepare = options.preparedStatements ?? !setup.sharedSession;
     const tx = <T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>) =>
       this.#tx(operation, scope, fn);
     this.graph = new PgGraph(tx);
@@ -249,7 +265,7 @@ export class PostgresStore implements StoreV1 {
 
   keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
     return this.#readTx("search keywords", principalScope(query.principal), (c) =>
-      search.keywordSearch(c, query, { bm25: this.#bm25, match: this.#match }),
+      search.keywordSearch(c, query, { bm25: this.#bm25, match: this.#match, prepare: this.#prepare }),
     );
   }
 
@@ -390,10 +406,14 @@ async function lockDocuments(client: pg.ClientBase, batch: DocumentWrite[]): Pro
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const setupClient = new pg.Client({ connectionString: options.url });
   setupClient.on("error", () => {});
-  let setup: Awaited<ReturnType<typeof setupDatabase>>;
+  let setup: Awaited<ReturnType<typeof setupDatabase>> & { sharedSession: boolean };
   try {
     await setupClient.connect();
-    setup = await setupDatabase(setupClient, options.url);
+    const version = await setupClient.query<{ v: string }>("SELECT version() AS v");
+    setup = {
+      ...(await setupDatabase(setupClient, options.url)),
+      sharedSession: /PGlite/i.test(version.rows[0]?.v ?? ""),
+    };
   } catch (error) {
     throw toStoreError(error, {
       operation: `open the PostgreSQL store at ${redactUrl(options.url)}`,

@@ -81,6 +81,37 @@ describe("several writers on one database", () => {
   const servers: [string, () => Promise<TestServer>][] = [["PGlite", pglite]];
   if (clusterAvailable()) servers.push(["PostgreSQL 15 cluster", cluster]);
   for (const [kind, server] of servers) {
+    it(`keyword searches at once on several connections return what they return one by one (${kind})`, async () => {
+      // Searches run as named prepared statements where each connection has its own session; PGlite serves
+      // every connection from one session, where a second connection's statement of the same name would fail.
+      const url = await (await server()).database();
+      const store = await createPostgresStore({ url, poolSize: 4 });
+      try {
+        await store.putSource({
+          name: "notes",
+          tenant: acmeOwner.tenant,
+          kind: "documents",
+          description: "n",
+          acl: [],
+        });
+        await store.writeDocuments(
+          ["amber lantern harbour", "amber quarry ledger", "harbour ledger lantern", "quarry amber amber"].map(
+            (text, i) => fixtureWrite({ id: `notes/${i}.md`, source: "notes", title: `note ${i}`, paragraphs: [text] }),
+          ),
+        );
+        const queries = [["amber", "ledger"], ["harbour"], ["lantern", "quarry", "amber"], ["ledger", "harbour"]];
+        const search = (terms: string[]) =>
+          store.keywordSearch({ principal: acmeOwner, k: 3, terms }).then((hits) => hits.map((h) => h.id));
+        const one = [];
+        for (const terms of queries) one.push(await search(terms));
+        for (const hits of one) expect(hits.length).toBeGreaterThan(0);
+        const together = await Promise.all([...queries, ...queries].map(search));
+        expect(together).toEqual([...one, ...one]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it(`two stores writing at once lose nothing and duplicate nothing (${kind})`, async () => {
       const url = await (await server()).database();
       const [a, b] = await Promise.all([

@@ -6,7 +6,7 @@
 import pg from "pg";
 import { expect, it } from "vitest";
 import { ACME, alice, GLOBEX, harriet, olga, seed } from "../../testing/fixtures.js";
-import { principalScope, setScope, writeScope } from "./db.js";
+import { principalScope, scopeStatement, setScope, writeScope } from "./db.js";
 import { createPostgresStore, type PostgresStore } from "./index.js";
 import { APP_ROLE } from "./schema.js";
 import { tenantSchema } from "./tables.js";
@@ -44,6 +44,31 @@ describeOnServers(
         await raw.query("ROLLBACK");
       }
     }
+
+    it("the scope sent after BEGIN as literals sets what the parameterised statement sets, for hostile names", async () => {
+      const { raw, close } = await open();
+      const read =
+        "SELECT current_setting('ferret.tenant', true) AS tenant, current_setting('ferret.roles', true) AS roles, current_setting('ferret.all_tenants', true) AS all_tenants";
+      try {
+        for (const scope of [
+          { tenant: "o'brien\\x", roles: ['a"b', "c,d", "{e}", "f'g\\", ""] },
+          { tenant: "", roles: [] },
+          { allTenants: true, roles: ["*"] },
+        ]) {
+          await raw.query(`BEGIN; ${scopeStatement(raw, scope)}`);
+          const literal = (await raw.query(read)).rows[0];
+          await raw.query("ROLLBACK");
+          await raw.query("BEGIN");
+          await setScope(raw, scope);
+          const bound = (await raw.query(read)).rows[0];
+          await raw.query("ROLLBACK");
+          expect(literal).toEqual(bound);
+          expect(literal.tenant).toBe(scope.tenant ?? "");
+        }
+      } finally {
+        await close();
+      }
+    });
 
     it("a query without any tenant or ACL predicate sees only the scoped principal's rows", async () => {
       const { store, raw, close } = await open();

@@ -4,7 +4,7 @@ import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js"
 import { mismatch } from "../sqlite/vectors.js";
 import { bm25Ranking, rankTerms, termLexemes } from "./bm25.js";
 import { Params } from "./db.js";
-import { getEmbedderInfo, storedDims } from "./documents.js";
+import { getEmbedderInfo } from "./documents.js";
 import { chunkFilter, groupFilter, queryFilter, readableFilter } from "./filters.js";
 import { postingsRanking, type RankFilters, rankingInputs } from "./postings.js";
 import { type TextMatch, TS_CONFIG } from "./schema.js";
@@ -31,7 +31,7 @@ export function tsqueryText(terms: string[]): string | undefined {
 export async function keywordSearch(
   client: pg.ClientBase,
   query: KeywordQuery,
-  options: { bm25: boolean; match?: TextMatch } = { bm25: false },
+  options: { bm25: boolean; match?: TextMatch; prepare?: boolean } = { bm25: false },
 ): Promise<ScoredChunk[]> {
   const terms = rankTerms(query.terms);
   const k = Math.floor(query.k);
@@ -41,7 +41,7 @@ export async function keywordSearch(
     postings: (alias) => groupFilter(p, query.principal, alias),
     narrow: () => queryFilter(p, query, "c"),
   });
-  const { lexemes, stats } = await rankingInputs(client, terms, TS_CONFIG, filters);
+  const { lexemes, stats } = await rankingInputs(client, terms, TS_CONFIG, filters, options.prepare ?? false);
   if (lexemes.every((t) => t.single)) {
     // Terms of one lexeme each are ranked from their postings; a phrase needs its positions (the tsvector).
     // The top k come back with their columns in the ranking's statement.
@@ -50,6 +50,7 @@ export async function keywordSearch(
       stats,
       filters,
       k,
+      prepare: options.prepare ?? false,
       rows: (ranked) => `WITH hits AS MATERIALIZED (${ranked})
         SELECT ${SCORED_COLUMNS}, hits.raw
         FROM hits JOIN chunks AS c ON c.rowid = hits.rowid ${JOIN_DOCUMENT}
@@ -157,7 +158,26 @@ export async function vectorSearch(
   if (k <= 0) return [];
   const dims = query.vector.length;
   const tenant = query.principal.tenant;
-  const held = await storedDims(client, tenant);
+  const strategy = query.strategy ?? "auto";
+  const indexable = options.vector && dims <= 2000;
+  // One round trip before the search: the tenant's stored dimension, its vector count when `auto` must choose,
+  // and, where the HNSW index may be used, its settings for the rest of the transaction (iterative scans keep
+  // going past candidates the filter drops until k pass). A search that then goes exact ignores them.
+  const pre = new Params();
+  const owner = pre.add(tenant);
+  const count =
+    indexable && strategy === "auto"
+      ? `(SELECT count(*) FROM chunks WHERE tenant = ${owner} AND dims = ${pre.add(dims)})`
+      : "NULL::bigint";
+  const settings =
+    indexable && strategy !== "exact"
+      ? `, set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', ${pre.add(String(efSearchFor(k, options.efSearch)))}, true)`
+      : "";
+  const prelude = await client.query<{ dims: number | null; n: number | null }>(
+    `SELECT (SELECT dims FROM chunks WHERE tenant = ${owner} AND dims IS NOT NULL LIMIT 1) AS dims, ${count} AS n${settings}`,
+    pre.values,
+  );
+  const held = prelude.rows[0]?.dims ?? undefined;
   if (held === undefined) return [];
   if (held !== dims) {
     const info = await getEmbedderInfo(client, tenant);
@@ -168,15 +188,9 @@ export async function vectorSearch(
       where: "the query vector comes",
     });
   }
-  const strategy = query.strategy ?? "auto";
-  let approximate = options.vector && dims <= 2000 && strategy === "approximate";
-  if (options.vector && dims <= 2000 && strategy === "auto") {
-    const count = await client.query<{ n: number }>(
-      "SELECT count(*) AS n FROM chunks WHERE tenant = $1 AND dims = $2",
-      [tenant, dims],
-    );
-    approximate = (count.rows[0]?.n ?? 0) >= options.hnswThreshold;
-  }
+  const approximate =
+    indexable &&
+    (strategy === "approximate" || (strategy === "auto" && (prelude.rows[0]?.n ?? 0) >= options.hnswThreshold));
   const p = new Params();
   const values = Array.from(query.vector, (v) => (Number.isFinite(v) ? v : 0)).join(",");
   const vector = p.add(options.vector ? `[${values}]` : `{${values}}`);
@@ -185,13 +199,7 @@ export async function vectorSearch(
   if (!options.vector) {
     distance = `ferret.cosine_distance(c.embedding, ${vector}::real[])`;
   } else if (approximate) {
-    // The expression of the partial HNSW index, so the planner can use it; iterative scans keep going
-    // past candidates the filter drops until k pass. Both settings last until the transaction ends, set in
-    // one round trip.
-    await client.query(
-      "SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', $1, true)",
-      [String(efSearchFor(k, options.efSearch))],
-    );
+    // The expression of the partial HNSW index, so the planner can use it (its settings were set above).
     distance = `(c.embedding::vector(${dims}) <=> ${vector}::vector(${dims}))`;
   } else {
     distance = `(c.embedding::vector <=> ${vector}::vector)`;
