@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { unitOf } from "./__fixtures__/units.js";
 import { decompose } from "./analyze.js";
 import { answerKindOf } from "./answer-kind.js";
 import type { Candidate } from "./candidates.js";
@@ -7,35 +8,7 @@ import { OFFLINE_PRESETS } from "./settings.js";
 
 const settings = OFFLINE_PRESETS.balanced.answer;
 
-function unit(
-  n: number,
-  quote: string,
-  doc: { title: string; docId: string; updatedAt?: string },
-  score = 1,
-): Candidate {
-  return {
-    n,
-    step: 1,
-    quote,
-    title: doc.title,
-    score,
-    context: `${doc.title} ${quote}`,
-    passageText: `${doc.title}\n${quote}`,
-    start: 0,
-    asked: 1,
-    item: {
-      id: `${doc.docId}::0`,
-      docId: doc.docId,
-      source: "docs",
-      title: doc.title,
-      text: quote,
-      score: 1,
-      step: 1,
-      callId: "c",
-      updatedAt: doc.updatedAt,
-    },
-  };
-}
+const unit = unitOf;
 
 function compose(question: string, chosen: Candidate[], all = chosen) {
   const part = decompose(question)[0]!;

@@ -1,34 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { Candidate } from "./candidates.js";
+import { unitOf } from "./__fixtures__/units.js";
 import { newerTwin, newerTwins } from "./newer-twin.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 const share = OFFLINE_PRESETS.balanced.answer.newerTwinShare;
 
-function unit(n: number, quote: string, doc: { title: string; docId: string; updatedAt?: string }): Candidate {
-  return {
-    n,
-    step: 1,
-    quote,
-    title: doc.title,
-    score: 1,
-    context: `${doc.title} ${quote}`,
-    passageText: `${doc.title}\n${quote}`,
-    start: 0,
-    asked: 1,
-    item: {
-      id: `${doc.docId}::0`,
-      docId: doc.docId,
-      source: "docs",
-      title: doc.title,
-      text: quote,
-      score: 1,
-      step: 1,
-      callId: "c",
-      updatedAt: doc.updatedAt,
-    },
-  };
-}
+const unit = unitOf;
 
 const old = { title: "Harbour tariff, version 2", docId: "tariff-v2.md", updatedAt: "2024-03-01" };
 const current = { title: "Harbour tariff, version 3", docId: "tariff.md", updatedAt: "2025-05-01" };

@@ -10,8 +10,8 @@ import { queryTerms } from "../../text/tokenize.js";
 import { indexWords } from "./bm25.js";
 import { setScope } from "./db.js";
 import { createPostgresStore } from "./index.js";
-import { setupDatabase, TS_CONFIG } from "./schema.js";
-import { describeOnServers } from "./test-servers.js";
+import { TS_CONFIG } from "./schema.js";
+import { databaseAtVersion, describeOnServers } from "./test-servers.js";
 
 const NOTES: [id: string, title: string, body: string][] = [
   ["kiln.md", "Kiln firing", "The kiln fires glazed pots at night; a firing of stoneware takes eleven hours."],
@@ -66,16 +66,7 @@ describeOnServers(
   (kind) => `bm25 statistics on ${kind}`,
   (server) => {
     it("a version-3 database upgrades in place and ranks as one written at the current version", async () => {
-      const upgradedUrl = await (await server()).database();
-      const setup = new pg.Client({ connectionString: upgradedUrl });
-      await setup.connect();
-      try {
-        await setupDatabase(setup, upgradedUrl, { version: 3 });
-        const version = await setup.query<{ v: number }>("SELECT max(version) AS v FROM ferret.schema_migrations");
-        expect(version.rows[0]?.v).toBe(3);
-      } finally {
-        await setup.end();
-      }
+      const upgradedUrl = await databaseAtVersion(await server(), 3);
       await writeRows(upgradedUrl);
       const upgraded = await createPostgresStore({ url: upgradedUrl, poolSize: 2 });
 

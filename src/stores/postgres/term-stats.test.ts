@@ -10,8 +10,8 @@ import { queryTerms } from "../../text/tokenize.js";
 import { indexWords } from "./bm25.js";
 import { principalScope, type Scope, setScope, writeScope } from "./db.js";
 import { createPostgresStore } from "./index.js";
-import { APP_ROLE, setupDatabase, TS_CONFIG } from "./schema.js";
-import { describeOnServers } from "./test-servers.js";
+import { APP_ROLE, TS_CONFIG } from "./schema.js";
+import { databaseAtVersion, describeOnServers } from "./test-servers.js";
 
 /** Made-up notes of a bakery: two sources, one with an ACL on a note. */
 const NOTES: [id: string, source: string, acl: string, title: string, body: string][] = [
@@ -112,16 +112,7 @@ describeOnServers(
   (kind) => `postings by group and term counts on ${kind}`,
   (server) => {
     it("a version-6 database upgrades in place, counts its postings and ranks as one written at the current version", async () => {
-      const upgradedUrl = await (await server()).database();
-      const setup = new pg.Client({ connectionString: upgradedUrl });
-      await setup.connect();
-      try {
-        await setupDatabase(setup, upgradedUrl, { version: 6 });
-        const version = await setup.query<{ v: number }>("SELECT max(version) AS v FROM ferret.schema_migrations");
-        expect(version.rows[0]?.v).toBe(6);
-      } finally {
-        await setup.end();
-      }
+      const upgradedUrl = await databaseAtVersion(await server(), 6);
       await writeRows(upgradedUrl);
       const upgraded = await createPostgresStore({ url: upgradedUrl, poolSize: 2 });
       const freshUrl = await (await server()).database();

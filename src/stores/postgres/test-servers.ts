@@ -11,12 +11,28 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
+import { setupDatabase } from "./schema.js";
 
 export interface TestServer {
   url: string;
   /** A fresh, empty database on the server (each test store gets its own). */
   database(): Promise<string>;
   stop(): Promise<void>;
+}
+
+/** A fresh database on `server` migrated only up to schema `version`, for upgrade tests; its URL. */
+export async function databaseAtVersion(server: TestServer, version: number): Promise<string> {
+  const url = await server.database();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await setupDatabase(client, url, { version });
+    const row = await client.query<{ v: number }>("SELECT max(version) AS v FROM ferret.schema_migrations");
+    if (row.rows[0]?.v !== version) throw new Error(`expected schema version ${version}, found ${row.rows[0]?.v}`);
+  } finally {
+    await client.end();
+  }
+  return url;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
