@@ -44,13 +44,25 @@ export function identityFirst(passages: readonly Passage[], query: string, resco
   if (ids.length === 0) return [...passages];
   // Only the best-ranked passage of each named document moves: its other chunks keep their own rank, so a
   // long file named by its id does not push every other document's passages out.
+  return keysFirst(passages, (p) => (ownNames(p.docId).some((n) => ids.includes(n)) ? p.docId : undefined), rescore);
+}
+
+/**
+ * The best-ranked passage of each key `keyOf` gives (undefined: none) comes first, in their order; the others
+ * keep theirs. With `rescore`, a moved passage gets at least the best score of the list.
+ */
+export function keysFirst(
+  passages: readonly Passage[],
+  keyOf: (p: Passage, i: number) => string | undefined,
+  rescore: boolean,
+): Passage[] {
   const moved = new Set<string>();
-  const named = (p: Passage) => {
-    if (moved.has(p.docId) || !ownNames(p.docId).some((n) => ids.includes(n))) return false;
-    moved.add(p.docId);
+  const flags = passages.map((p, i) => {
+    const key = keyOf(p, i);
+    if (key === undefined || moved.has(key)) return false;
+    moved.add(key);
     return true;
-  };
-  const flags = passages.map(named);
+  });
   const first = passages.filter((_, i) => flags[i]);
   if (first.length === 0) return [...passages];
   const best = Math.max(...passages.map((p) => p.score));

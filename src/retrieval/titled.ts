@@ -1,5 +1,6 @@
 import type { Passage } from "../spec/passage.js";
 import { normalise, words } from "../text/tokenize.js";
+import { keysFirst } from "./identity.js";
 
 /** Longest query the title scan reads, as the identifier scan (identity.ts). */
 const MAX_QUERY = 2000;
@@ -79,16 +80,5 @@ export function titledByQuery(passages: readonly Passage[], query: string): bool
  */
 export function titledFirst(passages: readonly Passage[], query: string, rescore = true): Passage[] {
   const titled = titledByQuery(passages, query);
-  if (!titled.includes(true)) return [...passages];
-  const moved = new Set<string>();
-  const flags = passages.map((p, i) => {
-    const title = (p.title ?? "").trim().toLowerCase();
-    if (!titled[i] || moved.has(title)) return false;
-    moved.add(title);
-    return true;
-  });
-  const first = passages.filter((_, i) => flags[i]);
-  const best = Math.max(...passages.map((p) => p.score));
-  const lifted = rescore ? first.map((p) => ({ ...p, score: Math.max(p.score, best) })) : first;
-  return [...lifted, ...passages.filter((_, i) => !flags[i])];
+  return keysFirst(passages, (p, i) => (titled[i] ? (p.title ?? "").trim().toLowerCase() : undefined), rescore);
 }
