@@ -35,6 +35,7 @@ import {
   YESNO,
 } from "./question-cues.js";
 import { referredKind } from "./referent.js";
+import type { NameSettings } from "./settings.js";
 
 export type AnswerType = "person" | "date" | "number" | "duration" | "yesno" | "place" | "entity" | "fact";
 
@@ -205,6 +206,8 @@ export interface AnalyzeOptions {
   participleChains?: boolean;
   /** "the ticket" in a later clause refers back to the ticket an earlier one names (off only when `false`). */
   definiteRefs?: boolean;
+  /** How the question's names are read (settings.names; `entitiesOf`). */
+  names?: NameSettings;
 }
 
 function makePart(text: string, context = "", options: AnalyzeOptions = {}): QuestionPart {
@@ -219,7 +222,7 @@ function makePart(text: string, context = "", options: AnalyzeOptions = {}): Que
     lang === "en"
       ? [...` ${clean} `.matchAll(RELATIVE)].find((m) => m.index > 1 && (leads || /^\s(?:that|whose)\s$/i.test(m[0])))
       : undefined;
-  const entities = entitiesOf(query, lang);
+  const entities = entitiesOf(query, lang, options.names);
   const aggregation = hasCue(clean, AGGREGATION, cueLangs(lang));
   // A thing described by a participle ("a label started by X", "der von X gegründete Verlag") is a link
   // like a relative clause. A count over records ("tickets created in May") is one lookup, not a chain.
@@ -266,10 +269,29 @@ function participleHead(
  * Entity strings a part must find. German capitalises every noun, so there a capitalised phrase is not a
  * name ("Zustellung Zeit"): only identifiers, paths, codes and quoted strings are kept; the words stay terms.
  */
-export function entitiesOf(text: string, lang: Lang = languageOf(text)): string[] {
+export function entitiesOf(text: string, lang: Lang = languageOf(text), names: NameSettings = NO_NAME_FORMS): string[] {
   return extractEntities(text)
     .filter((e) => (e.type === "name" ? lang !== "de" && e.text.length > 2 : true))
-    .flatMap((e) => (e.type === "name" ? codeRun(e.text) : [e.text]));
+    .flatMap((e) => (e.type === "name" ? codeRun(e.text) : [e.text]))
+    .flatMap((e) => nameAsWritten(e, names));
+}
+
+const NO_NAME_FORMS: NameSettings = { possessive: false, periods: false };
+
+/** A reporting period written as a code: "FY2023", "FY23", "FY'23", "Q3", "H1", "CY2022" (each word of a name). */
+const PERIOD_CODE = /^(?:FY|CY|Q[1-4]|H[12])(?:['’]?\d{2}|\d{4})?$/i;
+
+/**
+ * A name as the sources write it: without the apostrophe of a plural possessive ("Harlow Brothers'" is
+ * written "Harlow Brothers"), and none when it is only a reporting period ("FY2023", "Q3 FY23"): the period
+ * is a constraint the evidence states in its own way ("Year ended March 31, 2023"; constraints.ts reads the
+ * year), not a name a passage must spell out.
+ */
+export function nameAsWritten(name: string, names: NameSettings): string[] {
+  let out = name;
+  if (names.possessive && /s['’]$/u.test(out)) out = out.slice(0, -1);
+  if (names.periods && out.split(/\s+/).every((w) => PERIOD_CODE.test(w))) return [];
+  return out.length > 0 ? [out] : [];
 }
 
 /**
@@ -311,7 +333,7 @@ const SIDE: AnalyzeOptions = { participleChains: false };
 const MAX_COMPARISON = 400;
 
 /** "Which lasted longer, A or B?" and "Are A and B both C?" become one part per alternative. */
-function comparisonParts(question: string): QuestionPart[] | undefined {
+function comparisonParts(question: string, names?: NameSettings): QuestionPart[] | undefined {
   const q = trimEnd(question.trim());
   if (q.length > MAX_COMPARISON) return undefined;
   const lang = languageOf(q);
@@ -331,7 +353,7 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
             : undefined;
     const comparative = dated ?? (more ? "max" : less ? "min" : undefined);
     const side = (x: string): QuestionPart => {
-      const part = makePart(`${attribute} ${x}`, "", SIDE);
+      const part = makePart(`${attribute} ${x}`, "", { ...SIDE, names });
       // A quantitative comparison wants a number from each side; a comparison of dates, a date.
       return comparative
         ? { ...part, alternative: x.trim(), comparative, answerType: dated ? "date" : "number" }
@@ -352,7 +374,7 @@ function comparisonParts(question: string): QuestionPart[] | undefined {
     return sided(q.slice(bEnd), a, b);
   }
   if (leadsWith(q, YESNO.lead, lang)) {
-    const shared = sharedParts(q, lang);
+    const shared = sharedParts(q, lang, names);
     if (shared) return shared;
   }
   // "<attribute>, A or B[, rest]": the last comma before "or" starts the alternatives.
@@ -466,7 +488,7 @@ function leadingName(text: string): { name: string; rest: string } {
  * "Are A and B both X?", "Are both magazines, A and B, X?", "Are A and B in the same X?": one part per side,
  * each with the attribute it must have (and, for "the same X", the words of X).
  */
-function sharedParts(q: string, lang: Lang): QuestionPart[] | undefined {
+function sharedParts(q: string, lang: Lang, names?: NameSettings): QuestionPart[] | undefined {
   const langs = cueLangs(lang);
   const cue = findCues(q, BOTH, langs)[0];
   if (!cue) return undefined;
@@ -499,9 +521,9 @@ function sharedParts(q: string, lang: Lang): QuestionPart[] | undefined {
   const same = findCues(attribute, SAME, langs)[0];
   const sameWords = same ? contentTerms(attribute.slice(same.end), lang).slice(0, 2) : [];
   return [a, b].map((x) => ({
-    ...makePart(`${x} ${attribute}`, "", SIDE),
+    ...makePart(`${x} ${attribute}`, "", { ...SIDE, names }),
     // The side's own names, not a run of capitals across the seam ("Viewpoint British").
-    entities: [...new Set([...entitiesOf(x, lang), ...entitiesOf(attribute, lang)])],
+    entities: [...new Set([...entitiesOf(x, lang, names), ...entitiesOf(attribute, lang, names)])],
     alternative: x,
     shared: { attribute, same: sameWords },
   }));
@@ -603,7 +625,7 @@ function clauses(question: string, lang: Lang): string[] {
  * Japanese drop the pronoun altogether, so there a later clause always carries the first one's subject.
  */
 export function decompose(question: string, options: AnalyzeOptions = {}): QuestionPart[] {
-  const comparison = comparisonParts(question);
+  const comparison = comparisonParts(question, options.names);
   if (comparison) return comparison;
   const lang = languageOf(question);
   const parts = clauses(question, lang).filter((c) => queryTerms(c).length > 0);

@@ -1,5 +1,5 @@
 import type { AgentEngineV1, AgentState, EngineContext, Preset } from "../../spec/engine.js";
-import { aboutThing, askedFor, decompose, type QuestionPart } from "./analyze.js";
+import { type AnalyzeOptions, aboutThing, askedFor, decompose, type QuestionPart } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import { calibrate } from "./confidence.js";
 import { gradeParts } from "./grade.js";
@@ -41,11 +41,7 @@ export interface OfflineEngineOptions {
 }
 
 /** Later parts that point back by kind, asked about the thing the first part's chain reached (referent.ts). */
-function withReferents(
-  state: AgentState,
-  parts: QuestionPart[],
-  options: { participleChains: boolean },
-): QuestionPart[] {
+function withReferents(state: AgentState, parts: QuestionPart[], options: AnalyzeOptions): QuestionPart[] {
   const first = parts[0];
   if (!first) return parts;
   return parts.map((part, i) => {
@@ -68,8 +64,8 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
       : { ...base, refusal: { ...base.refusal, minConfidence: options.minConfidence } };
   };
   const partsOf = (state: AgentState) => {
-    const hop = settingsFor(state.preset).hop;
-    const options = { participleChains: hop.participleChains, definiteRefs: hop.definiteRefs };
+    const { hop, names } = settingsFor(state.preset);
+    const options = { participleChains: hop.participleChains, definiteRefs: hop.definiteRefs, names };
     const parts = decompose(state.standaloneQuestion, options);
     return hop.referents ? withReferents(state, parts, options) : parts;
   };

@@ -37,7 +37,25 @@ export interface OfflineSettings {
   hop: HopSettings;
   /** Names and the codes that stand for them (aliases.ts). */
   aliases: AliasSettings;
+  /** How the question's names are read before any passage must hold them (analyze.ts `nameAsWritten`). */
+  names: NameSettings;
 }
+
+export interface NameSettings {
+  /**
+   * A plural possessive's apostrophe is no part of the name ("Harlow Brothers' revenue" names "Harlow
+   * Brothers"): kept, no passage spells the name that way, and the part is refused for a name it never finds.
+   */
+  possessive: boolean;
+  /**
+   * A reporting period written as a code ("FY2023", "Q3 FY23") is no name a passage must spell: a filing
+   * states it as "Year ended December 31, 2023" or as a column year, and the year is a constraint already
+   * (constraints.ts), which also refuses evidence about another year.
+   */
+  periods: boolean;
+}
+
+const NAMES: NameSettings = { possessive: true, periods: true };
 
 export interface AliasSettings {
   /**
@@ -384,6 +402,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     answer: ANSWER,
     hop: HOP,
     aliases: ALIASES,
+    names: NAMES,
   },
   balanced: {
     threshold: 0.8,
@@ -401,6 +420,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     answer: ANSWER,
     hop: HOP,
     aliases: ALIASES,
+    names: NAMES,
   },
   thorough: {
     threshold: 0.85,
@@ -418,6 +438,7 @@ export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
     answer: ANSWER,
     hop: HOP,
     aliases: ALIASES,
+    names: NAMES,
   },
 };
 
