@@ -108,6 +108,8 @@ export function wordWeight(state: AgentState, part: Pick<QuestionPart, "text" | 
 
 /** Which units may answer and how fields count (see answer-units.ts and AnswerSettings). */
 export interface CandidateOptions {
+  /** A filing's row of `header: value` cells is a row, never its table's header (evidence-view.ts `UnitOptions`). */
+  labelledRows?: boolean;
   /** Skip headings, lines of a table of contents and whole contents passages. */
   skipBoilerplate: boolean;
   /** Skip rows and fields of records of other identifiers than the question names. */
@@ -213,7 +215,7 @@ export function candidates(
       // A passage that is the record of an entity the question names (ticket Q-2042's row, REQ-2031-007's page).
       const about = part.entities.some((e) => mentions(`${passage.docId} ${title}`, e)) ? 1 : 0;
       if (filter.skipBoilerplate && isContentsPassage(passage)) continue;
-      for (const whole of unitsOf(passage.text)) {
+      for (const whole of unitsOf(passage.text, { labelledRows: filter.labelledRows !== false })) {
         // A unit with an instruction after what it states keeps its clean lead (still a slice of the passage).
         const lead = cleanLead(whole.text);
         if (lead === undefined) continue;

@@ -5,6 +5,7 @@ import { coverage, termSet } from "../../text/overlap.js";
 import type { AnswerType, QuestionPart } from "./analyze.js";
 import { askedTerms, type Candidate } from "./candidates.js";
 import { directSentence, type Lang, languageOf, YES_NO } from "./direct.js";
+import { selfLabelled } from "./evidence-view.js";
 import { dateLabel, newer } from "./freshness.js";
 import { verdictOf } from "./polarity.js";
 import { hasCue, PRIOR_TIME } from "./question-cues.js";
@@ -24,7 +25,10 @@ export function readable(quote: string, header?: string[]): string {
     line =
       header && header.length === cells.length && cells.length > 2
         ? cells.map((c, i) => `${header[i]}: ${c}`).join("; ")
-        : cells.filter(Boolean).join(": ");
+        : !header && selfLabelled(quote)
+          ? // A row that carries its headers ("Net sales | 2023: 4,210 | 2022: 3,980"): its label, then its cells.
+            `${cells[0]}: ${cells.slice(1).join("; ")}`
+          : cells.filter(Boolean).join(": ");
   }
   return line.replace(/^\s*(?:[-*+]|\d+\.|#{1,6})\s+/, "").replace(/\*\*|`/g, "");
 }

@@ -55,12 +55,36 @@ const BLOCK_LINE = /^\s*(?:[|#>]|[-*+]\s|\d+[.)]\s|[\p{L}][\p{L}\d _-]{0,30}:\s)
 
 const HEADING = /^\s*#{1,6}\s+(.+?)\s*#*\s*$/;
 
+/** How passages are cut into units. */
+export interface UnitOptions {
+  /**
+   * A row whose cells after the first are each `header: value` ("Net sales | Year ended 2023: 4,210 |
+   * 2022: 3,980", as the PDF loader writes a filing's table) carries its own headers: it is a row, not the
+   * header of the rows under it, even at the top of its table.
+   */
+  labelledRows: boolean;
+}
+
+const UNIT_OPTIONS: UnitOptions = { labelledRows: true };
+
+/**
+ * A cell that is `header: value`: a short header with a letter, or a year (not the hour of a time "08:00"),
+ * then a value (not a URL's "//").
+ */
+const LABELLED_CELL = /^(?=[^:|]{1,80}:)(?:[^:|]*\p{L}[^:|]*|\s*\d{4}\s*):\s*(?!\/\/)\S/u;
+
+/** Does a row without outer pipes carry its headers in its cells: a label, then only `header: value` cells? */
+export function selfLabelled(line: string): boolean {
+  const cells = cellsOf(line);
+  return cells.length >= 2 && cells.slice(1).every((c) => LABELLED_CELL.test(c));
+}
+
 /**
  * Quotable units: sentences of prose paragraphs (hard-wrapped lines are joined into one paragraph), and
  * each table row, list item or heading on its own. A table row stays whole: a cell's full stop ("Minor
  * units. Minimum 1,000.") does not end the row. Each unit knows the heading it sits under.
  */
-export function unitsOf(text: string): Unit[] {
+export function unitsOf(text: string, options: UnitOptions = UNIT_OPTIONS): Unit[] {
   const blocks: { start: number; end: number; header?: string[]; row?: boolean; heading?: string }[] = [];
   const lines = text.split("\n");
   let offset = 0;
@@ -82,7 +106,8 @@ export function unitsOf(text: string): Unit[] {
         // A header row (the line before |---|) and the separator are not answers; data rows carry the header.
         if (SEPARATOR.test(line)) continue;
         // Without outer pipes (a converted HTML table) the first row is the header.
-        if (SEPARATOR.test(lines[i + 1] ?? "") || (starts && !piped && isTableRow(lines[i + 1] ?? ""))) {
+        const headerless = !piped && options.labelledRows && selfLabelled(line);
+        if (SEPARATOR.test(lines[i + 1] ?? "") || (starts && !piped && !headerless && isTableRow(lines[i + 1] ?? ""))) {
           header = cellsOf(line);
           continue;
         }

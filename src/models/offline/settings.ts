@@ -320,6 +320,11 @@ export interface AnswerSettings {
    * states, and loses when its ranges all exclude it (thresholds.ts); 0 turns it off.
    */
   thresholdWeight: number;
+  /**
+   * A row of `header: value` cells after its label (a filing's table as the PDF loader writes it: "Net sales |
+   * Year ended 2023: 4,210 | 2022: 3,980") is a row of its own, not the header of the rows below it.
+   */
+  labelledRows: boolean;
 }
 
 export interface SqlSettings {
@@ -383,6 +388,7 @@ const ANSWER: AnswerSettings = {
   wordForms: true,
   unheldWordWeight: 0.5,
   thresholdWeight: 0.5,
+  labelledRows: true,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
