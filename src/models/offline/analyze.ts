@@ -276,7 +276,34 @@ export function entitiesOf(text: string, lang: Lang = languageOf(text), names: N
     .flatMap((e) => nameAsWritten(e, names));
 }
 
-const NO_NAME_FORMS: NameSettings = { possessive: false, periods: false };
+/**
+ * The names of `<attribute> <side>` when a name runs across the seam between them: that name gives way to its
+ * two pieces (each kept only if it is a name on its own); other names stay as the whole text reads them.
+ */
+export function seamNames(
+  attribute: string,
+  side: string,
+  entities: readonly string[],
+  lang: Lang,
+  names: NameSettings,
+): string[] {
+  const seam = attribute.length + 1;
+  const crossing = extractEntities(`${attribute} ${side}`).filter(
+    (e) => e.index < attribute.length && e.index + e.text.length > seam,
+  );
+  if (crossing.length === 0) return [...entities];
+  const crossed = new Set(crossing.map((e) => e.text));
+  const pieces = crossing.flatMap((e) => {
+    const cut = seam - e.index;
+    return [e.text.slice(0, cut).trim(), e.text.slice(cut).trim()].flatMap((piece) =>
+      piece.length > 2 ? nameAsWritten(piece, names) : [],
+    );
+  });
+  const kept = entities.filter((e) => ![...crossed].some((c) => c.includes(e) || e.includes(c)));
+  return lang === "de" ? [...entities] : [...new Set([...kept, ...pieces])];
+}
+
+const NO_NAME_FORMS: NameSettings = { possessive: false, periods: false, seams: false };
 
 /** A reporting period written as a code: "FY2023", "FY23", "FY'23", "Q3", "H1", "CY2022" (each word of a name). */
 const PERIOD_CODE = /^(?:FY|CY|Q[1-4]|H[12])(?:['’]?\d{2}|\d{4})?$/i;
@@ -353,7 +380,10 @@ function comparisonParts(question: string, names?: NameSettings): QuestionPart[]
             : undefined;
     const comparative = dated ?? (more ? "max" : less ? "min" : undefined);
     const side = (x: string): QuestionPart => {
-      const part = makePart(`${attribute} ${x}`, "", { ...SIDE, names });
+      const whole = makePart(`${attribute} ${x}`, "", { ...SIDE, names });
+      // A name running across the seam ("... is Danish, Ole Brandt or ..." read as "Danish Ole Brandt") is
+      // the attribute's word and the side's name, each a name of its own; as for a shared attribute below.
+      const part = names?.seams ? { ...whole, entities: seamNames(attribute, x, whole.entities, lang, names) } : whole;
       // A quantitative comparison wants a number from each side; a comparison of dates, a date.
       return comparative
         ? { ...part, alternative: x.trim(), comparative, answerType: dated ? "date" : "number" }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { EvidenceItem } from "../../spec/answer.js";
 import { evidence, makeState, searchRecord } from "../__fixtures__/state.js";
-import { decompose, entitiesOf, nameAsWritten } from "./analyze.js";
+import { decompose, entitiesOf, nameAsWritten, seamNames } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import { type NameSettings, OFFLINE_PRESETS } from "./settings.js";
 
-const ON: NameSettings = { possessive: true, periods: true };
-const OFF: NameSettings = { possessive: false, periods: false };
+const ON: NameSettings = { possessive: true, periods: true, seams: true };
+const OFF: NameSettings = { possessive: false, periods: false, seams: false };
 
 describe("nameAsWritten", () => {
   it("drops the apostrophe of a plural possessive, not a name's own letters", () => {
@@ -56,5 +56,36 @@ describe("a filing's line answers a question naming a company in the possessive 
 
   it("refuses when the names must be found as the question spells them", () => {
     expect(ask(OFF).status).toBe("refused");
+  });
+});
+
+describe("the sides of a comparison", () => {
+  const question = "Which singer is Danish, Ole Brandt or Kai Moe?";
+
+  it("keep their own names apart from the attribute's last capitalised word", () => {
+    const parts = decompose(question, { names: ON });
+    expect(parts.map((p) => p.entities)).toEqual([
+      ["Danish", "Ole Brandt"],
+      ["Danish", "Kai Moe"],
+    ]);
+  });
+
+  it("read whole, glue the attribute to each name", () => {
+    const parts = decompose(question, { names: { ...ON, seams: false } });
+    expect(parts.map((p) => p.entities)).toEqual([["Danish Ole Brandt"], ["Danish Kai Moe"]]);
+  });
+});
+
+describe("seamNames", () => {
+  it("splits only a name that runs across the seam", () => {
+    expect(seamNames("Which singer is Danish", "Ole Brandt", ["Danish Ole Brandt"], "en", ON)).toEqual([
+      "Danish",
+      "Ole Brandt",
+    ]);
+    // Nothing crosses: the side keeps the names the whole text gives it, its leading word too.
+    expect(seamNames("Which has the longer timeout", "PUT /v3/orders", ["PUT", "/v3/orders"], "en", ON)).toEqual([
+      "PUT",
+      "/v3/orders",
+    ]);
   });
 });

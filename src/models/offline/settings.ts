@@ -53,9 +53,15 @@ export interface NameSettings {
    * (constraints.ts), which also refuses evidence about another year.
    */
   periods: boolean;
+  /**
+   * A side of a comparison ("Which of them is Danish, Ole Brandt or Kai Moe?") keeps its own names and the
+   * attribute's apart: read whole, the attribute's last capitalised word and the side's name make one name
+   * ("Danish Ole Brandt") that no passage holds, and the side is refused.
+   */
+  seams: boolean;
 }
 
-const NAMES: NameSettings = { possessive: true, periods: true };
+const NAMES: NameSettings = { possessive: true, periods: true, seams: true };
 
 export interface AliasSettings {
   /**
