@@ -59,6 +59,10 @@ function pick(part: QuestionPart, all: Candidate[]): Candidate[] {
   return chosen;
 }
 
+/** A question for how many times something happened, and a count of times said in words. */
+const TIMES_ASKED = /\bhow (?:many times|often)\b/i;
+const COUNT_ADVERB = /\b(?:once|twice|thrice)\b|\b(?:two|three|four|five|six|seven|eight|nine|ten)[- ]times?\b/i;
+
 const DURATION_WORDS = /\b(?:long|longer|longest|shorter|shortest|last|lasted|duration|took)\b/i;
 const COMPARATIVE_WORDS = new Set([
   "more",
@@ -214,6 +218,8 @@ export function answerFromEvidence(
     }
     // "How many nurses work in X": the number must come with what is counted (not with X's own name).
     const counted = /^\s*how (?:many|much)\b/i.test(part.text) ? askedFor(part.text).map(fold) : [];
+    // "How many times ...": a count said in words ("twice", "a three-time winner") answers it too.
+    const timesAsked = settings.answer.countAdverbs && TIMES_ASKED.test(part.text);
     const withoutEntities = (text: string) => part.entities.reduce((t, e) => t.split(e).join(" "), text);
     const graded = !grade || grade.missing.every((m) => !part.entities.includes(m));
     // One lookup whose every sentence that says what is asked gives it for another name ("Rotterdam: 7 km/h"
@@ -237,8 +243,9 @@ export function answerFromEvidence(
       const entitiesOk = part.entities.every((e) => chosen.some((c) => mentions(c.passageText, e)));
       const typed = chosen.some(
         (c) =>
-          hasAnswerType(c.quote, kind, state.standaloneQuestion) &&
-          (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t))),
+          (timesAsked && COUNT_ADVERB.test(c.quote)) ||
+          (hasAnswerType(c.quote, kind, state.standaloneQuestion) &&
+            (counted.length === 0 || counted.some((t) => termSet(withoutEntities(c.context)).has(t)))),
       );
       // Enough of the part covered, and some sentence about what it asks (not only its names).
       const enough =

@@ -331,6 +331,11 @@ export interface AnswerSettings {
    * Year ended 2023: 4,210 | 2022: 3,980") is a row of its own, not the header of the rows below it.
    */
   labelledRows: boolean;
+  /**
+   * A part asking how many times (or how often) is answered by a count said in words ("twice", "a three-time
+   * winner") as well as by a number with its counted word.
+   */
+  countAdverbs: boolean;
 }
 
 export interface SqlSettings {
@@ -395,6 +400,7 @@ const ANSWER: AnswerSettings = {
   unheldWordWeight: 0.5,
   thresholdWeight: 0.5,
   labelledRows: true,
+  countAdverbs: true,
 };
 
 export const OFFLINE_PRESETS: Record<Preset, OfflineSettings> = {
