@@ -154,40 +154,42 @@ export function efSearchFor(k: number, efSearch = DEFAULT_EF_SEARCH): number {
 
 /**
  * Cosine kNN over the chunks the principal may read; score and raw are the cosine similarity. One round trip:
- * the scope, the HNSW settings, the tenant's stored dimension and the search go to the server as one simple
- * query (one implicit transaction), values written as literals. As four round trips (BEGIN, a prelude, the
- * search, COMMIT), BEGIN took 0.7 ms, the prelude 2.4 ms and COMMIT 0.6 ms of a 16 ms search on PGlite's
- * socket server (10k chunks, loaded machine).
+ * the scope, the HNSW settings and the search go to the server as one simple query (one implicit
+ * transaction), values written as literals. Only a search that finds nothing asks, in a second round trip,
+ * for the tenant's stored dimension (none: an empty tenant; another: the query's embedder is not the
+ * tenant's). As four round trips (BEGIN, that dimension with the settings, the search, COMMIT), BEGIN took
+ * 0.7 ms, the dimension 2.4 ms and COMMIT 0.6 ms of a 16 ms search on PGlite's socket server (10k chunks,
+ * loaded machine).
  */
 export async function vectorSearch(db: PgDb, query: VectorQuery, options: VectorOptions): Promise<ScoredChunk[]> {
   const k = Math.min(Math.floor(query.k), 4096);
   if (k <= 0) return [];
   const dims = query.vector.length;
   const tenant = query.principal.tenant;
-  const [stored, found] = await db.once(
+  const scope = principalScope(query.principal);
+  const results = await db.once("search vectors", scope, vectorSql(query, k, options));
+  const rows = (results.at(-1)?.rows ?? []) as (ScoredRow & { distance: number })[];
+  if (rows.length > 0) return rows.map((row) => toScoredChunk(row, 1 - row.distance));
+  const p = new Literals();
+  const [stored] = await db.once(
     "search vectors",
-    principalScope(query.principal),
-    vectorSql(query, k, options),
+    scope,
+    `SELECT (SELECT dims FROM chunks WHERE tenant = ${p.add(tenant)} AND dims IS NOT NULL LIMIT 1) AS dims`,
   );
   const storedDims = (stored?.rows[0] as { dims: number | null } | undefined)?.dims ?? undefined;
-  if (storedDims === undefined) return [];
-  if (storedDims !== dims) {
-    const info = await db.tx("search vectors", principalScope(query.principal), (c) => getEmbedderInfo(c, tenant));
-    throw mismatch({
-      tenant,
-      expected: { id: info?.id, dimensions: storedDims },
-      got: { dimensions: dims },
-      where: "the query vector comes",
-    });
-  }
-  return ((found?.rows ?? []) as (ScoredRow & { distance: number })[]).map((row) =>
-    toScoredChunk(row, 1 - row.distance),
-  );
+  if (storedDims === undefined || storedDims === dims) return [];
+  const info = await db.tx("search vectors", scope, (c) => getEmbedderInfo(c, tenant));
+  throw mismatch({
+    tenant,
+    expected: { id: info?.id, dimensions: storedDims },
+    got: { dimensions: dims },
+    where: "the query vector comes",
+  });
 }
 
 /**
- * The two statements of a vector search for the top k (values as literals): the tenant's stored dimension with
- * the HNSW settings, then the search.
+ * The statements of a vector search for the top k (values as literals): the HNSW settings where the index may
+ * be used, then the search (the last statement).
  */
 export function vectorSql(query: VectorQuery, k: number, options: VectorOptions): string {
   const dims = query.vector.length;
@@ -200,9 +202,8 @@ export function vectorSql(query: VectorQuery, k: number, options: VectorOptions)
   // search that goes exact ignores them.
   const settings =
     indexable && strategy !== "exact"
-      ? `${options.iterativeScan ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}, set_config('hnsw.ef_search', ${p.add(String(efSearchFor(k, options.efSearch)))}, true)`
+      ? `SELECT ${options.iterativeScan ? "set_config('hnsw.iterative_scan', 'strict_order', true), " : ""}set_config('hnsw.ef_search', ${p.add(String(efSearchFor(k, options.efSearch)))}, true); `
       : "";
-  const held = `SELECT (SELECT dims FROM chunks WHERE tenant = ${p.add(tenant)} AND dims IS NOT NULL LIMIT 1) AS dims${settings}`;
   const values = Array.from(query.vector, (v) => (Number.isFinite(v) ? v : 0)).join(",");
   const vector = p.add(options.vector ? `[${values}]` : `{${values}}`);
   const filter = chunkFilter(p, query);
@@ -239,5 +240,5 @@ export function vectorSql(query: VectorQuery, k: number, options: VectorOptions)
        SELECT * FROM (${exact}) AS e WHERE NOT (SELECT yes FROM big)
        ORDER BY distance, rowid`;
   }
-  return `${held}; ${search}`;
+  return `${settings}${search}`;
 }
