@@ -20,6 +20,30 @@ export class Params {
 }
 
 /**
+ * A value as a quoted SQL literal, which PostgreSQL types from its context as it types a parameter (strings,
+ * finite numbers and arrays of strings: what the search filters pass).
+ */
+export function sqlLiteral(value: unknown): string {
+  if (typeof value === "string") return pg.escapeLiteral(value);
+  if (typeof value === "number" && Number.isFinite(value)) return pg.escapeLiteral(String(value));
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+    const items = value.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`);
+    return pg.escapeLiteral(`{${items.join(",")}}`);
+  }
+  throw new TypeError(`no SQL literal for ${typeof value}`);
+}
+
+/**
+ * Params that write each value into the statement as a quoted literal (`sqlLiteral`), for statements sent
+ * together in one simple query, which takes no parameters.
+ */
+export class Literals extends Params {
+  override add(value: unknown): string {
+    return sqlLiteral(value);
+  }
+}
+
+/**
  * What the row-level-security policies read for one transaction: the tenant whose rows are visible, the
  * roles that ACLs are checked against (`*` sees every ACL), or every tenant (listing tenants, migrations).
  */
@@ -118,6 +142,30 @@ export class PgDb {
       throw toStoreError(error, { operation, url: this.url });
     } finally {
       client.release(broken);
+    }
+  }
+
+  /**
+   * Runs `sql` (statements separated by semicolons, values written as literals, see `Literals`) after the
+   * statement of `scope`, as one simple query: one round trip and one implicit transaction, so the scope's
+   * settings hold for every statement and end with them. Returns each of `sql`'s statements' results.
+   */
+  async once(operation: string, scope: Scope, sql: string): Promise<pg.QueryResult[]> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw toStoreError(error, { operation, url: this.url });
+    }
+    try {
+      const results = (await client.query(`${scopeStatement(client, scope)}; ${sql}`)) as unknown as
+        | pg.QueryResult
+        | pg.QueryResult[];
+      return Array.isArray(results) ? results.slice(1) : [];
+    } catch (error) {
+      throw toStoreError(error, { operation, url: this.url });
+    } finally {
+      client.release();
     }
   }
 

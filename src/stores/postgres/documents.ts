@@ -192,10 +192,10 @@ async function writeOne(client: pg.ClientBase, { doc, chunks }: DocumentWrite): 
 export async function writeDocuments(
   client: pg.ClientBase,
   batch: DocumentWrite[],
-  options: { vector: boolean; indexed: Set<number>; setTenant: (tenant: string) => Promise<void> },
+  options: { hnsw: boolean; indexed: Set<number>; setTenant: (tenant: string) => Promise<void> },
 ): Promise<void> {
   const dims = await checkDimensions(client, batch);
-  if (options.vector) {
+  if (options.hnsw) {
     for (const d of dims) {
       if (options.indexed.has(d)) continue;
       await ensureHnswIndex(client, d);

@@ -213,10 +213,44 @@ export interface SetupResult {
   /** Role `querySql` switches to, when the server allows one. */
   sqlRole?: string;
   vector: boolean;
+  /** What the installed pgvector can do (see `vectorFeatures`); all off without pgvector. */
+  vectorFeatures: VectorFeatures;
   textsearch: boolean;
   /** The text-match operator keyword search uses (see `ensureLeakproofMatch`). */
   match: TextMatch;
   missing: MissingFeature[];
+}
+
+/** What an installed pgvector can do, by its version. */
+export interface VectorFeatures {
+  /** `pg_extension.extversion`, when pgvector is installed. */
+  version?: string;
+  /** HNSW indexes (pgvector 0.5.0 and later). */
+  hnsw: boolean;
+  /**
+   * Iterative index scans (`hnsw.iterative_scan`, pgvector 0.8.0 and later): a filtered HNSW scan goes on past
+   * candidates the filter drops. Before 0.8 the setting does not exist and setting it is an error.
+   */
+  iterativeScan: boolean;
+}
+
+/**
+ * The features of the pgvector whose version (`extversion`) is `version`; none when it is undefined (not
+ * installed) or not a version number.
+ */
+export function vectorFeatures(version: string | undefined): VectorFeatures {
+  const parts = /^(\d+)\.(\d+)/.exec(version ?? "");
+  if (!parts) return { ...(version !== undefined ? { version } : {}), hnsw: false, iterativeScan: false };
+  const atLeast = (major: number, minor: number) => {
+    const [a, b] = [Number(parts[1]), Number(parts[2])];
+    return a > major || (a === major && b >= minor);
+  };
+  return { version: version as string, hnsw: atLeast(0, 5), iterativeScan: atLeast(0, 8) };
+}
+
+async function extensionVersion(client: pg.ClientBase, name: string): Promise<string | undefined> {
+  const row = await client.query<{ v: string }>("SELECT extversion AS v FROM pg_extension WHERE extname = $1", [name]);
+  return row.rows[0]?.v;
 }
 
 async function hasExtension(client: pg.ClientBase, name: string): Promise<boolean> {
@@ -248,11 +282,22 @@ export async function setupDatabase(
 ): Promise<SetupResult> {
   const missing: MissingFeature[] = [];
   const vector = await ensureExtension(client, "vector");
+  const features = vectorFeatures(vector ? await extensionVersion(client, "vector") : undefined);
   if (!vector) {
     missing.push({
       feature: "vector index",
       message:
         "pgvector is not installed: vector search scans every vector exactly (no HNSW index). Install pgvector on the server and run CREATE EXTENSION vector (as a role allowed to).",
+    });
+  } else if (!features.hnsw) {
+    missing.push({
+      feature: "vector index",
+      message: `pgvector ${features.version ?? "(unknown version)"} has no HNSW index (0.5.0 and later): vector search scans every vector exactly. Update pgvector on the server and run ALTER EXTENSION vector UPDATE.`,
+    });
+  } else if (!features.iterativeScan) {
+    missing.push({
+      feature: "iterative vector index scans",
+      message: `pgvector ${features.version} has no iterative index scans (0.8.0 and later): an HNSW search returns at most its search width of candidates before the tenant and ACL filters, so a search in a tenant that shares the index with others may return fewer than k chunks. Update pgvector on the server and run ALTER EXTENSION vector UPDATE.`,
     });
   }
   let textsearch = await ensureExtension(client, "pg_textsearch");
@@ -332,7 +377,7 @@ export async function setupDatabase(
   } finally {
     await client.query("SELECT pg_advisory_unlock(hashtext('ferret.setup'))");
   }
-  return { appRole, sqlRole, vector, textsearch, match, missing };
+  return { appRole, sqlRole, vector, vectorFeatures: features, textsearch, match, missing };
 }
 
 async function dbName(client: pg.ClientBase): Promise<string> {
