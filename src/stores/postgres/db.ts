@@ -121,6 +121,27 @@ export class PgDb {
     }
   }
 
+  /**
+   * Runs `fn` on a pooled connection outside any transaction block: each statement it sends is its own
+   * transaction, so it must set its own scope (as `ferret.keyword_top` does). One round trip where `tx` takes
+   * three for a single statement.
+   */
+  async call<T>(operation: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw toStoreError(error, { operation, url: this.url });
+    }
+    try {
+      return await fn(client);
+    } catch (error) {
+      throw toStoreError(error, { operation, url: this.url });
+    } finally {
+      client.release();
+    }
+  }
+
   close(): Promise<void> {
     return this.pool.end();
   }
