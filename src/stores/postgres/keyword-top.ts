@@ -26,7 +26,10 @@
  *    frequencies of the rest terms are read by an index probe per chunk, or by one range scan of those terms
  *    when the probes would cost more, so a frequent term's postings are counted, never gathered.
  *
- * When the terms read in full hold most postings anyway, every posting is scored in one pass instead. A term
+ * When the seed's terms hold most postings, every posting is scored in one pass instead. Once some terms are
+ * rest, the essential pass is run however many postings the essential terms hold: it reads no more postings
+ * than the one pass and scores fewer (scoring and grouping cost more than reading: at 100k chunks, a server
+ * time p50 of 8.7 and 7.1 ms against 11.4 and 11.7 when the one pass was taken above half of the postings). A term
  * that is not one lexeme (a phrase, or a word the configuration drops) makes the function return one row of
  * nulls: the caller ranks such a query by the tsvectors (search.ts).
  */
@@ -136,7 +139,6 @@ DECLARE
   v_theta float8;
   v_rest_bound float8 := 0;
   v_rest integer := 0;
-  v_few float8;
 BEGIN
   PERFORM set_config('ferret.tenant', p_tenant, true), set_config('ferret.roles', p_roles::text, true),
     set_config('ferret.all_tenants', 'off', true), set_config('jit', 'off', true),
@@ -194,11 +196,8 @@ BEGIN
         v_rest := v_rest + 1;
       END LOOP;
       v_ess := v_terms[v_rest + 1 : v_m];
-      v_few := (SELECT sum(x) FROM unnest(v_counts[v_rest + 1 : v_m]) AS x);
       IF coalesce(cardinality(v_ess), 0) <= v_seeds THEN
         v_ess := NULL;
-      ELSIF v_few > ${ESSENTIAL_SHARE} * v_all THEN
-        v_ess := v_terms;
       END IF;
     END IF;
   END IF;
@@ -218,7 +217,7 @@ $fn$;
 `;
 }
 
-/** Pruning is tried while the terms read in full hold at most this share of the postings. */
+/** Pruning is tried when the seed's terms hold at most this share of the postings. */
 const ESSENTIAL_SHARE = 0.5;
 /** Bounds are summed with this slack, so rounding never prunes a chunk that could reach the top k. */
 const BOUND_SLACK = 1 + 1e-9;
