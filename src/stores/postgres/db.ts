@@ -133,12 +133,17 @@ export class PgDb {
     } catch (error) {
       throw toStoreError(error, { operation, url: this.url });
     }
+    // A failed statement rolled its own transaction back; a connection that failed without a server error
+    // (no SQLSTATE: it broke) is not returned to the pool.
+    let broken = false;
     try {
       return await fn(client);
     } catch (error) {
+      broken =
+        typeof (error as { code?: unknown }).code !== "string" || CONNECTION.has((error as { code: string }).code);
       throw toStoreError(error, { operation, url: this.url });
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 

@@ -244,8 +244,8 @@ function probe(ess: string): string {
  */
 export async function keywordTop(client: pg.ClientBase, query: KeywordQuery): Promise<ScoredChunk[] | undefined> {
   const terms = rankTerms(query.terms);
-  const k = Math.floor(query.k);
-  if (terms.length === 0 || k <= 0) return [];
+  const k = Math.min(Math.floor(query.k), 2 ** 31 - 1);
+  if (terms.length === 0 || !(k > 0)) return [];
   const rows = (
     await client.query<ScoredRow & { raw: number; rowid: number | null }>(
       "SELECT * FROM ferret.keyword_top($1, $2, $3, $4, $5, $6, $7, $8, $9)",
