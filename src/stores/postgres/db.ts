@@ -151,21 +151,37 @@ export class PgDb {
    * settings hold for every statement and end with them. Returns each of `sql`'s statements' results.
    */
   async once(operation: string, scope: Scope, sql: string): Promise<pg.QueryResult[]> {
+    return this.call(operation, async (client) => {
+      const results = (await client.query(`${scopeStatement(client, scope)}; ${sql}`)) as unknown as
+        | pg.QueryResult
+        | pg.QueryResult[];
+      return Array.isArray(results) ? results.slice(1) : [];
+    });
+  }
+
+  /**
+   * Runs `fn` on a pooled connection outside any transaction block: each statement it sends is its own
+   * transaction, so it must set its own scope (as `ferret.keyword_top` does). One round trip where `tx` takes
+   * three for a single statement.
+   */
+  async call<T>(operation: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
     } catch (error) {
       throw toStoreError(error, { operation, url: this.url });
     }
+    // A failed statement rolled its own transaction back; a connection that failed without a server error
+    // (no SQLSTATE: it broke) is not returned to the pool.
+    let broken = false;
     try {
-      const results = (await client.query(`${scopeStatement(client, scope)}; ${sql}`)) as unknown as
-        | pg.QueryResult
-        | pg.QueryResult[];
-      return Array.isArray(results) ? results.slice(1) : [];
+      return await fn(client);
     } catch (error) {
+      broken =
+        typeof (error as { code?: unknown }).code !== "string" || CONNECTION.has((error as { code: string }).code);
       throw toStoreError(error, { operation, url: this.url });
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 

@@ -47,13 +47,3 @@ export function queryFilter(p: Params, filter: ChunkFilter, alias = "c", docColu
   if (filter.since !== undefined) clauses.push(`${alias}.updated_at >= ${p.add(filter.since)}`);
   return clauses.length > 0 ? clauses.join(" AND ") : "true";
 }
-
-/**
- * Tenant and ACLs over a table of postings (tenant and grp columns, see postings.ts): rows of a group
- * (tenant, source, acl) the principal may read.
- */
-export function groupFilter(p: Params, principal: Principal, alias: string): string {
-  const tenant = `${alias}.tenant = ${p.add(principal.tenant)}`;
-  if (isOwner(principal)) return tenant;
-  return `${tenant} AND ${alias}.grp IN (SELECT g.id FROM term_groups AS g WHERE ${readableFilter(p, principal, "g")})`;
-}

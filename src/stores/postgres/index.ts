@@ -26,6 +26,7 @@ import { PgDb, principalScope, quoteIdent, redactUrl, type Scope, setScope, toSt
 import { postgresDialect } from "./dialect.js";
 import * as documents from "./documents.js";
 import { PgGraph } from "./graph.js";
+import { keywordTop } from "./keyword-top.js";
 import * as records from "./records.js";
 import { type MissingFeature, setupDatabase, type TextMatch, type VectorFeatures } from "./schema.js";
 import * as search from "./search.js";
@@ -65,12 +66,6 @@ export interface PostgresStoreOptions {
    * under half of the exact top 10 on the bench's vectors).
    */
   hnswEfSearch?: number;
-  /**
-   * Keyword search runs as named prepared statements, planned once per connection (default true; false on
-   * PGlite, whose connections share one session). Set false behind a pooler that does not keep prepared
-   * statements across transactions (PgBouncer in transaction mode before 1.21).
-   */
-  preparedStatements?: boolean;
   /** Told once at start about each feature that is off (missing extension, role), with how to enable it. */
   onWarning?: (message: string) => void;
 }
@@ -119,7 +114,6 @@ export class PostgresStore implements StoreV1 {
   readonly #sqlRole: string | undefined;
   readonly #hnswThreshold: number;
   readonly #hnswEfSearch: number;
-  readonly #prepare: boolean;
   readonly #indexed = new Set<number>();
   /** Chunks written through this store, and the count at which writeDocuments next runs ANALYZE. */
   #written = 0;
@@ -135,8 +129,6 @@ export class PostgresStore implements StoreV1 {
       match?: TextMatch;
       sqlRole?: string;
       missing: MissingFeature[];
-      /** Every connection is served by one session (PGlite). */
-      sharedSession?: boolean;
     },
     options: PostgresStoreOptions,
     read: PgDb = db,
@@ -154,7 +146,6 @@ export class PostgresStore implements StoreV1 {
     if (!Number.isInteger(ef) || ef < 1 || ef > search.MAX_EF_SEARCH)
       throw new RangeError(`hnswEfSearch must be an integer from 1 to ${search.MAX_EF_SEARCH}, got ${ef}`);
     this.#hnswEfSearch = ef;
-    this.#prepare = options.preparedStatements ?? !setup.sharedSession;
     const tx = <T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>) =>
       this.#tx(operation, scope, fn);
     this.graph = new PgGraph(tx);
@@ -267,9 +258,13 @@ export class PostgresStore implements StoreV1 {
     return this.#tx("read chunks", principalScope(principal), (c) => documents.getChunks(c, ids, principal, options));
   }
 
-  keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
+  async keywordSearch(query: KeywordQuery): Promise<ScoredChunk[]> {
+    if (this.#closed) throw new StoreError("Cannot search keywords: the store is closed.");
+    // One statement (keyword-top.ts); a query with a phrase is ranked by the tsvectors in a transaction.
+    const top = await this.#read.call("search keywords", (c) => keywordTop(c, query));
+    if (top !== undefined) return top;
     return this.#readTx("search keywords", principalScope(query.principal), (c) =>
-      search.keywordSearch(c, query, { bm25: this.#bm25, match: this.#match, prepare: this.#prepare }),
+      search.keywordSearch(c, query, { bm25: this.#bm25, match: this.#match }),
     );
   }
 
@@ -411,14 +406,10 @@ async function lockDocuments(client: pg.ClientBase, batch: DocumentWrite[]): Pro
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const setupClient = new pg.Client({ connectionString: options.url });
   setupClient.on("error", () => {});
-  let setup: Awaited<ReturnType<typeof setupDatabase>> & { sharedSession: boolean };
+  let setup: Awaited<ReturnType<typeof setupDatabase>>;
   try {
     await setupClient.connect();
-    const version = await setupClient.query<{ v: string }>("SELECT version() AS v");
-    setup = {
-      ...(await setupDatabase(setupClient, options.url)),
-      sharedSession: /PGlite/i.test(version.rows[0]?.v ?? ""),
-    };
+    setup = await setupDatabase(setupClient, options.url);
   } catch (error) {
     throw toStoreError(error, {
       operation: `open the PostgreSQL store at ${redactUrl(options.url)}`,

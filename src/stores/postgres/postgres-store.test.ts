@@ -82,8 +82,8 @@ describe("several writers on one database", () => {
   if (clusterAvailable()) servers.push(["PostgreSQL 15 cluster", cluster]);
   for (const [kind, server] of servers) {
     it(`keyword searches at once on several connections return what they return one by one (${kind})`, async () => {
-      // Searches run as named prepared statements where each connection has its own session; PGlite serves
-      // every connection from one session, where a second connection's statement of the same name would fail.
+      // Each search is one statement outside a transaction block that sets its own scope; PGlite serves every
+      // connection from one session, where it must neither see nor leave another connection's scope.
       const url = await (await server()).database();
       const store = await createPostgresStore({ url, poolSize: 4 });
       try {

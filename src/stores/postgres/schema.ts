@@ -3,12 +3,13 @@ import { StoreError } from "../../spec/errors.js";
 import { BM25_MIGRATION } from "./bm25.js";
 import { BM25_STATS_MIGRATION } from "./bm25-stats.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
+import { keywordTopMigration } from "./keyword-top.js";
 import { READABLE_POLICY_MIGRATION, TENANT_POLICY_MIGRATION } from "./policies.js";
 import { POSTINGS_MIGRATION, TERM_GROUPS_MIGRATION } from "./postings.js";
 import { restemToPorter } from "./restem.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 7;
+export const PG_SCHEMA_VERSION = 8;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
@@ -195,6 +196,7 @@ const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
   `${POSTINGS_MIGRATION}\n${TENANT_POLICY_MIGRATION}`,
   (client) => restemToPorter(client, TS_CONFIG),
   TERM_GROUPS_MIGRATION,
+  keywordTopMigration(TS_CONFIG),
 ];
 
 /** How to get pg_textsearch's index, which the warnings about it end with. */

@@ -5,8 +5,7 @@ import { mismatch } from "../sqlite/vectors.js";
 import { bm25Ranking, rankTerms, termLexemes } from "./bm25.js";
 import { Literals, Params, type PgDb, principalScope } from "./db.js";
 import { getEmbedderInfo } from "./documents.js";
-import { chunkFilter, groupFilter, queryFilter, readableFilter } from "./filters.js";
-import { postingsRanking, type RankFilters, rankingInputs } from "./postings.js";
+import { chunkFilter, queryFilter, readableFilter } from "./filters.js";
 import { type TextMatch, TS_CONFIG } from "./schema.js";
 
 /** The document row of a chunk `c`, as `d` (its title is among the scored columns). */
@@ -31,33 +30,12 @@ export function tsqueryText(terms: string[]): string | undefined {
 export async function keywordSearch(
   client: pg.ClientBase,
   query: KeywordQuery,
-  options: { bm25: boolean; match?: TextMatch; prepare?: boolean } = { bm25: false },
+  options: { bm25: boolean; match?: TextMatch } = { bm25: false },
 ): Promise<ScoredChunk[]> {
   const terms = rankTerms(query.terms);
   const k = Math.floor(query.k);
   if (terms.length === 0 || k <= 0) return [];
-  const filters: RankFilters = (p) => ({
-    readable: (alias) => readableFilter(p, query.principal, alias),
-    postings: (alias) => groupFilter(p, query.principal, alias),
-    narrow: () => queryFilter(p, query, "c"),
-  });
-  const { lexemes, stats } = await rankingInputs(client, terms, TS_CONFIG, filters, options.prepare ?? false);
-  if (lexemes.every((t) => t.single)) {
-    // Terms of one lexeme each are ranked from their postings; a phrase needs its positions (the tsvector).
-    // The top k come back with their columns in the ranking's statement.
-    const rows = await postingsRanking<ScoredRow & { rowid: number; raw: number }>(client, {
-      lexemes: lexemes.map((t) => t.lexemes[0] as string),
-      stats,
-      filters,
-      k,
-      prepare: options.prepare ?? false,
-      rows: (ranked) => `WITH hits AS MATERIALIZED (${ranked})
-        SELECT ${SCORED_COLUMNS}, hits.raw
-        FROM hits JOIN chunks AS c ON c.rowid = hits.rowid ${JOIN_DOCUMENT}
-        ORDER BY hits.raw DESC, hits.rowid`,
-    });
-    return rows.map((row) => toScoredChunk(row, row.raw));
-  }
+  const lexemes = await termLexemes(client, terms, TS_CONFIG);
   const p = new Params();
   const ranking = bm25Ranking({
     p,
