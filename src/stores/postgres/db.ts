@@ -117,14 +117,18 @@ export class PgDb {
     });
   }
 
-  /** Runs `fn` in one transaction whose RLS settings are `scope`; rolls back on any error. */
-  async tx<T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
+  /** A pooled connection; a failure to get one is a typed store error naming `operation`. */
+  private async connect(operation: string): Promise<pg.PoolClient> {
     try {
-      client = await this.pool.connect();
+      return await this.pool.connect();
     } catch (error) {
       throw toStoreError(error, { operation, url: this.url });
     }
+  }
+
+  /** Runs `fn` in one transaction whose RLS settings are `scope`; rolls back on any error. */
+  async tx<T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.connect(operation);
     let broken = false;
     try {
       // BEGIN and the scope in one round trip (a simple query of two statements): a keyword search is a
@@ -165,12 +169,7 @@ export class PgDb {
    * three for a single statement.
    */
   async call<T>(operation: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw toStoreError(error, { operation, url: this.url });
-    }
+    const client = await this.connect(operation);
     // A failed statement rolled its own transaction back; a connection that failed without a server error
     // (no SQLSTATE: it broke) is not returned to the pool.
     let broken = false;
