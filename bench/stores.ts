@@ -4,7 +4,8 @@
  * vector and hybrid), and, where initdb and pg_ctl are on PATH, a throw-away PostgreSQL cluster (keyword only
  * when pgvector is not installed there, as on the PostgreSQL 15 of the test machines; the notes say so). Each store measures: ingest chunks/s with 1 writer (first
  * half of the corpus) and 4 concurrent writers (second half); BM25 p50/p95 of store.keywordSearch; kNN p50/p95
- * (HNSW, `approximate`) and its recall@10 against an exact scan in JS; hybrid p50 through the retriever; each
+ * (HNSW, `approximate`) and its recall@10 against an exact scan in JS; kNN p50/p95 with `auto` (the retriever's
+ * strategy: the store picks its exact scan or its index); hybrid p50 through the retriever; each
  * search with 1 client and with 4 concurrent clients. The baseline of every PostgreSQL row is the SQLite
  * store's figure from the same run (ratio PostgreSQL/SQLite), so no figure is compared with a fixed time.
  *
@@ -46,6 +47,8 @@ interface StoreFigures {
   /** Absent where the rows were loaded in bulk for kNN alone. */
   keyword?: { c1: Lat; c4: Lat };
   knn?: { c1: Lat; c4: Lat; recall: number };
+  /** store.vectorSearch with strategy `auto` (the retriever's): the store picks exact or its index. */
+  knnAuto?: { c1: Lat; c4: Lat };
   hybrid?: { c1: Lat; c4: Lat };
   notes: string[];
 }
@@ -202,6 +205,11 @@ async function measureStore(
     c4: await timeConcurrent(vecs, 4, knn),
     recall: wanted > 0 ? found / wanted : Number.NaN,
   };
+  ctx.progress(`stores/${name}: kNN with strategy auto`);
+  const auto = (q: { v: Float32Array }) =>
+    store.vectorSearch({ principal: LOCAL_OWNER, k: K, vector: q.v, strategy: "auto" });
+  for (const v of w.queryVectors.slice(0, WARMUP)) await auto({ v });
+  figures.knnAuto = { c1: await timeConcurrent(vecs, 1, auto), c4: await timeConcurrent(vecs, 4, auto) };
   if (options.bulk) return figures;
   ctx.progress(`stores/${name}: hybrid retrieval`);
   const retriever = createRetriever({ store, embedder });
@@ -248,6 +256,10 @@ function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boole
     if (pg.knn && base.knn) {
       cmp(`kNN p50 ${clients}c`, "ms", pg.knn[key].p50, base.knn[key].p50, "lower", t);
       cmp(`kNN p95 ${clients}c`, "ms", pg.knn[key].p95, base.knn[key].p95, "lower");
+    }
+    if (pg.knnAuto && base.knnAuto) {
+      cmp(`kNN auto p50 ${clients}c`, "ms", pg.knnAuto[key].p50, base.knnAuto[key].p50, "lower");
+      cmp(`kNN auto p95 ${clients}c`, "ms", pg.knnAuto[key].p95, base.knnAuto[key].p95, "lower");
     }
     if (pg.hybrid && base.hybrid)
       cmp(`hybrid p50 ${clients}c`, "ms", pg.hybrid[key].p50, base.hybrid[key].p50, "lower");
@@ -362,7 +374,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     `${w.corpus.chunkCount.toLocaleString("en-US")} chunks (${w.corpus.documentCount.toLocaleString("en-US")} documents) from bench/corpus.ts, ${w.dims}-d hashing-embedder vectors; ${QUERIES} queries after ${WARMUP} warm-up, k=${K}`,
     "baseline: the SQLite store in the same run; ratio = PostgreSQL / SQLite (latency: lower is better; chunks/s and recall: higher)",
     "ingest: first half of the batches with 1 writer, second half with 4 concurrent writers (the index is larger then)",
-    "BM25: store.keywordSearch; kNN: store.vectorSearch strategy 'approximate' (HNSW), recall@10 against an exact JS scan; hybrid: retriever mode 'hybrid'",
+    "BM25: store.keywordSearch; kNN: store.vectorSearch strategy 'approximate' (HNSW), recall@10 against an exact JS scan; kNN auto: strategy 'auto' (the retriever's: each store picks its exact scan or its index by the tenant's vector count); hybrid: retriever mode 'hybrid'",
     "4c: four concurrent clients, each latency sample is one call",
     ...measured.map((m) => wins(m, base)),
     ...measured.flatMap((m) => m.notes),

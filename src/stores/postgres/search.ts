@@ -132,7 +132,7 @@ export function efSearchFor(k: number, efSearch = DEFAULT_EF_SEARCH): number {
 
 /**
  * Cosine kNN over the chunks the principal may read; score and raw are the cosine similarity. One round trip:
- * the scope, the HNSW settings and the search go to the server as one simple query (one implicit
+ * the scope, the settings (see `vectorSql`) and the search go to the server as one simple query (one implicit
  * transaction), values written as literals. Only a search that finds nothing asks, in a second round trip,
  * for the tenant's stored dimension (none: an empty tenant; another: the query's embedder is not the
  * tenant's). As four round trips (BEGIN, that dimension with the settings, the search, COMMIT), BEGIN took
@@ -166,8 +166,8 @@ export async function vectorSearch(db: PgDb, query: VectorQuery, options: Vector
 }
 
 /**
- * The statements of a vector search for the top k (values as literals): the HNSW settings where the index may
- * be used, then the search (the last statement).
+ * The statements of a vector search for the top k (values as literals): its settings (JIT off; HNSW's where
+ * the index may be used), then the search (the last statement).
  */
 export function vectorSql(query: VectorQuery, k: number, options: VectorOptions): string {
   const dims = query.vector.length;
@@ -175,13 +175,16 @@ export function vectorSql(query: VectorQuery, k: number, options: VectorOptions)
   const strategy = query.strategy ?? "auto";
   const indexable = options.vector && options.hnsw && dims <= 2000;
   const p = new Literals();
-  // The HNSW settings hold for the rest of the (implicit) transaction: the candidates a scan keeps and, where
-  // pgvector has them (0.8), iterative scans that go on past candidates the filters drop until k pass. A
-  // search that goes exact ignores them.
-  const settings =
+  // The settings hold for the rest of the (implicit) transaction. JIT is off, as for keyword search: the
+  // planner's cost of the exact scan (in `auto`, of both branches) passes jit_above_cost, and compiling took
+  // longer than the search ran. Where the index may be used: the candidates an HNSW scan keeps and, where
+  // pgvector has them (0.8), iterative scans that go on past candidates the filters drop until k pass (a search
+  // that goes exact ignores them).
+  const hnsw =
     indexable && strategy !== "exact"
-      ? `SELECT ${options.iterativeScan ? "set_config('hnsw.iterative_scan', 'strict_order', true), " : ""}set_config('hnsw.ef_search', ${p.add(String(efSearchFor(k, options.efSearch)))}, true); `
+      ? `${options.iterativeScan ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}, set_config('hnsw.ef_search', ${p.add(String(efSearchFor(k, options.efSearch)))}, true)`
       : "";
+  const settings = `SELECT set_config('jit', 'off', true)${hnsw}; `;
   const values = Array.from(query.vector, (v) => (Number.isFinite(v) ? v : 0)).join(",");
   const vector = p.add(options.vector ? `[${values}]` : `{${values}}`);
   const filter = chunkFilter(p, query);

@@ -45,6 +45,20 @@ describe("the HNSW settings of a vector search", () => {
     }
   });
 
+  it("turn JIT off before every search, whatever the strategy and whether pgvector or its index is there", () => {
+    for (const strategy of ["exact", "approximate", "auto"] as const)
+      for (const [vector, hnsw] of [
+        [true, true],
+        [true, false],
+        [false, false],
+      ] as const) {
+        const sql = vectorSql({ ...query, strategy }, 4, { ...options(true), vector, hnsw });
+        const statements = sql.split(/;\s/);
+        expect(statements[0]).toMatch(/^SELECT set_config\('jit', 'off', true\)/);
+        expect(statements.length).toBeGreaterThan(1);
+      }
+  });
+
   it("set nothing of HNSW for an exact search or where there is no HNSW index", () => {
     expect(vectorSql({ ...query, strategy: "exact" }, 4, options(true))).not.toContain("hnsw.");
     const noIndex = { ...options(false), hnsw: false };
