@@ -17,6 +17,7 @@
  * (FERRET_BENCH_STORES_PGLITE_LOAD=bulk, see pgliteBulk).
  */
 import { join } from "node:path";
+import driver from "pg";
 import { createHashingEmbedder } from "../src/embedders/hashing.js";
 import { createRetriever } from "../src/retrieval/search.js";
 import type { DocumentWrite } from "../src/spec/document.js";
@@ -42,6 +43,8 @@ const BATCH = BATCH_DOCUMENTS / 4;
 
 interface StoreFigures {
   name: string;
+  /** The server and its pgvector as read from it (`serverLabel`), for PostgreSQL stores. */
+  server?: string;
   ingest1: number;
   ingest4: number;
   /** Absent where the rows were loaded in bulk for kNN alone. */
@@ -219,11 +222,39 @@ async function measureStore(
   return figures;
 }
 
+/** A store's name in its rows: with the server and pgvector it ran on, where known. */
+function rowName(figures: StoreFigures): string {
+  return figures.server ? `${figures.name} (${figures.server})` : figures.name;
+}
+
+/**
+ * The server at `url` and its pgvector, read from it: `PGlite 0.5.14 on PostgreSQL 18.6, pgvector 0.8.7` or
+ * `PostgreSQL 15.20, no pgvector`.
+ */
+async function serverLabel(url: string): Promise<string> {
+  const client = new driver.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const row = (
+      await client.query<{ version: string; vector: string | null }>(
+        "SELECT version() AS version, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS vector",
+      )
+    ).rows[0];
+    const version = row?.version ?? "";
+    const postgres = /^PostgreSQL (\S+)/.exec(version)?.[1] ?? "?";
+    const pglite = /\(PGlite (\S+?)\)/.exec(version)?.[1];
+    const server = pglite ? `PGlite ${pglite} on PostgreSQL ${postgres}` : `PostgreSQL ${postgres}`;
+    return `${server}, ${row?.vector ? `pgvector ${row.vector}` : "no pgvector"}`;
+  } finally {
+    await client.end();
+  }
+}
+
 function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boolean): ResultRow[] {
   const rows: ResultRow[] = [];
   const cmp = (metric: string, unit: string, a: number, b: number, better: "lower" | "higher", target?: number) =>
     rows.push({
-      metric: `${pg.name} ${metric} @${label}`,
+      metric: `${rowName(pg)} ${metric} @${label}`,
       unit,
       ferret: a,
       baseline: b,
@@ -236,7 +267,7 @@ function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boole
   if (ingested) cmp("ingest 4 writers", "chunks/s", pg.ingest4, base.ingest4, "higher");
   if (ingested)
     rows.push({
-      metric: `${pg.name} ingest 4w/1w @${label}`,
+      metric: `${rowName(pg)} ingest 4w/1w @${label}`,
       unit: "x",
       ferret: pg.ingest4 / pg.ingest1,
       baseline: base.ingest4 / base.ingest1,
@@ -350,6 +381,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
             }
           : undefined;
       const figures = await measureStore(ctx, name, store, w, { vectors, bulk });
+      figures.server = await serverLabel(url);
       figures.notes.push(
         `${name}: keyword search ranks with bm25 (pg_textsearch index ${store.textsearchIndex ? "built" : "not built"}), matching ${store.indexedKeywordMatch ? "through the leakproof GIN index" : "without an index (built-in @@ under row-level security)"}`,
         vectors
