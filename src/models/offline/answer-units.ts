@@ -46,6 +46,15 @@ export function isContentsTitle(title: string): boolean {
  * A passage that is a table of contents: its title or section says so, or most of its lines (at least four)
  * end in a page number after leaders or are short titles ending in a page number.
  */
+const FIGURE = /^\$?\s*\(?-?[\d,.]+\)?%?$/;
+
+/** A statement row: its cells carry their own headers, or it holds two figures or more (contents hold one page). */
+function figureRow(line: string): boolean {
+  if (selfLabelled(line)) return true;
+  if (!isTableRow(line)) return false;
+  return line.split("|").filter((c) => FIGURE.test(c.trim())).length >= 2;
+}
+
 export function isContentsPassage(
   p: { title?: string; section?: string; text: string },
   options: { labelledRows?: boolean } = {},
@@ -54,7 +63,7 @@ export function isContentsPassage(
   // A statement row of `header: value` cells ("R&D | 2025: 96 | 2024: 88") ends in a number, not a page's.
   const lines = p.text
     .split("\n")
-    .filter((l) => l.trim() !== "" && !isHeading(l) && !(options.labelledRows && selfLabelled(l)));
+    .filter((l) => l.trim() !== "" && !isHeading(l) && !(options.labelledRows && figureRow(l)));
   if (lines.length < 4) return false;
   const paged = lines.filter((l) => isContentsLine(l) || (l.length <= 90 && /\p{L}.*\s\d{1,4}\s*$/u.test(l)));
   return paged.length / lines.length >= 0.6;

@@ -28,6 +28,8 @@ describe("line items", () => {
     expect(itemOf("What was the net profit?")).toBe(itemOf("Profit for the year"));
     expect(itemOf("Who founded Skerry Line?")).toBeUndefined();
     expect(askedLineItem("What was the R&D spend?")?.names).toEqual(["r&d"]);
+    // A metric named after an item is not that item.
+    expect(itemOf("What was the net revenue retention rate?")).not.toBe(itemOf("net revenue"));
   });
 
   it("a longer name wins over a shorter one inside it", () => {
@@ -37,6 +39,9 @@ describe("line items", () => {
 
   it("a caption without a figure states no item", () => {
     expect(statesLineItem({ text: "Net sales:", start: 0, end: 10 }, itemOf("revenue") ?? -1)).toBe(false);
+    expect(statesLineItem({ text: "#### Revenue 2025 Revenue 2024", start: 0, end: 30 }, itemOf("revenue") ?? -1)).toBe(
+      false,
+    );
   });
 
   it("a row states the item its label names, not a neighbour's", () => {
@@ -71,6 +76,19 @@ describe("a statement page of small figures", () => {
   it("is not a table of contents when its rows carry their own headers", () => {
     expect(isContentsPassage({ text: PAGE }, { labelledRows: true })).toBe(false);
     expect(isContentsPassage({ text: PAGE }, { labelledRows: false })).toBe(true);
+  });
+
+  it("is not a table of contents when its rows hold two figures or more", () => {
+    const segments = [
+      "Ferries | 1,520 | 1,402 | 228 | 190",
+      "Freight | 1,105 | 1,018 | 171 | 139",
+      "Charters | 650 | 590 | 82 | 67",
+      "Total | 3,275 | 3,010 | 481 | 396",
+    ].join("\n");
+    expect(isContentsPassage({ text: segments }, { labelledRows: true })).toBe(false);
+    expect(isContentsPassage({ text: segments }, { labelledRows: false })).toBe(true);
+    const contents = ["Overview | 3", "Results of operations | 7", "Liquidity | 12", "Risk factors | 15"].join("\n");
+    expect(isContentsPassage({ text: contents }, { labelledRows: true })).toBe(true);
   });
 });
 

@@ -7,6 +7,8 @@ import { isTableRow, type Unit } from "./evidence-view.js";
  * ("income before income taxes" is pre-tax income, not income tax). No entry is about one filing.
  */
 const ITEMS: readonly (readonly string[])[] = [
+  ["net revenue retention", "net retention", "dollar-based net retention"],
+  ["annual recurring revenue", "arr"],
   ["revenue", "revenues", "net sales", "total net sales", "total sales", "turnover", "net revenue", "net revenues"],
   ["cost of sales", "cost of revenue", "cost of revenues", "cost of goods sold"],
   ["gross profit", "gross margin"],
@@ -117,8 +119,8 @@ const cells = (row: string) =>
  * by another item is not an answer to this one. A sentence does when it names the item. Either holds a figure.
  */
 export function statesLineItem(unit: Unit, item: number): boolean {
-  // A line item's amount is a figure: a caption ("Net sales:") or a sentence without one states none.
-  if (!/\d/.test(unit.text)) return false;
+  // A line item's amount is a figure: a caption ("Net sales:"), a heading or a sentence without one states none.
+  if (!/\d/.test(unit.text) || /^\s*#/.test(unit.text)) return false;
   if (!isTableRow(unit.text)) return lineItemsIn(unit.text).has(item);
   const label = cells(unit.text).find((c) => c !== "") ?? "";
   const named = lineItemsIn(label);
