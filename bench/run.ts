@@ -27,9 +27,10 @@
  *   anchors         ferret vs a LangGraph.js agentic-RAG graph and a plain AI SDK tool loop, one simulated model
  *                   (same latency and scripted decisions) and one store: model calls, tokens, wall time per
  *                   question and correctness on the acme questions (plus a northwind subset when ../shared exists)
- *   stores          SQLite vs PostgreSQL (PGlite with pgvector and pg_textsearch; a PostgreSQL 15 cluster for keyword
- *                   only where initdb is on PATH) at 100k chunks (FERRET_BENCH_STORES_CHUNKS): ingest chunks/s with 1
- *                   and 4 writers, BM25 and kNN p50/p95, kNN recall@10, hybrid p50, with 1 and 4 clients;
+ *   stores          SQLite vs PostgreSQL (PGlite with pgvector and pg_textsearch; a PostgreSQL 15 cluster where
+ *                   initdb is on PATH, keyword only without pgvector) at 100k chunks (FERRET_BENCH_STORES_CHUNKS):
+ *                   ingest chunks/s with 1 and 4 writers, BM25 and kNN p50/p95 (approximate and auto), kNN
+ *                   recall@10, hybrid p50, with 1 and 4 clients;
  *                   FERRET_BENCH_STORES_PGLITE_LOAD=bulk measures PGlite's kNN alone at 100k (rows loaded by SQL)
  *
  * Reading the output: progress goes to stderr; each benchmark prints a table on stdout with ferret's

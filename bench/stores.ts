@@ -4,7 +4,8 @@
  * vector and hybrid), and, where initdb and pg_ctl are on PATH, a throw-away PostgreSQL cluster (keyword only
  * when pgvector is not installed there, as on the PostgreSQL 15 of the test machines; the notes say so). Each store measures: ingest chunks/s with 1 writer (first
  * half of the corpus) and 4 concurrent writers (second half); BM25 p50/p95 of store.keywordSearch; kNN p50/p95
- * (HNSW, `approximate`) and its recall@10 against an exact scan in JS; hybrid p50 through the retriever; each
+ * (HNSW, `approximate`) and its recall@10 against an exact scan in JS; kNN p50/p95 with `auto` (the retriever's
+ * strategy: the store picks its exact scan or its index); hybrid p50 through the retriever; each
  * search with 1 client and with 4 concurrent clients. The baseline of every PostgreSQL row is the SQLite
  * store's figure from the same run (ratio PostgreSQL/SQLite), so no figure is compared with a fixed time.
  *
@@ -16,6 +17,7 @@
  * (FERRET_BENCH_STORES_PGLITE_LOAD=bulk, see pgliteBulk).
  */
 import { join } from "node:path";
+import driver from "pg";
 import { createHashingEmbedder } from "../src/embedders/hashing.js";
 import { createRetriever } from "../src/retrieval/search.js";
 import type { DocumentWrite } from "../src/spec/document.js";
@@ -41,11 +43,15 @@ const BATCH = BATCH_DOCUMENTS / 4;
 
 interface StoreFigures {
   name: string;
+  /** The server and its pgvector as read from it (`serverLabel`), for PostgreSQL stores. */
+  server?: string;
   ingest1: number;
   ingest4: number;
   /** Absent where the rows were loaded in bulk for kNN alone. */
   keyword?: { c1: Lat; c4: Lat };
   knn?: { c1: Lat; c4: Lat; recall: number };
+  /** store.vectorSearch with strategy `auto` (the retriever's): the store picks exact or its index. */
+  knnAuto?: { c1: Lat; c4: Lat };
   hybrid?: { c1: Lat; c4: Lat };
   notes: string[];
 }
@@ -202,6 +208,11 @@ async function measureStore(
     c4: await timeConcurrent(vecs, 4, knn),
     recall: wanted > 0 ? found / wanted : Number.NaN,
   };
+  ctx.progress(`stores/${name}: kNN with strategy auto`);
+  const auto = (q: { v: Float32Array }) =>
+    store.vectorSearch({ principal: LOCAL_OWNER, k: K, vector: q.v, strategy: "auto" });
+  for (const v of w.queryVectors.slice(0, WARMUP)) await auto({ v });
+  figures.knnAuto = { c1: await timeConcurrent(vecs, 1, auto), c4: await timeConcurrent(vecs, 4, auto) };
   if (options.bulk) return figures;
   ctx.progress(`stores/${name}: hybrid retrieval`);
   const retriever = createRetriever({ store, embedder });
@@ -211,11 +222,39 @@ async function measureStore(
   return figures;
 }
 
+/** A store's name in its rows: with the server and pgvector it ran on, where known. */
+function rowName(figures: StoreFigures): string {
+  return figures.server ? `${figures.name} (${figures.server})` : figures.name;
+}
+
+/**
+ * The server at `url` and its pgvector, read from it: `PGlite 0.5.14 on PostgreSQL 18.6, pgvector 0.8.7` or
+ * `PostgreSQL 15.20, no pgvector`.
+ */
+async function serverLabel(url: string): Promise<string> {
+  const client = new driver.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const row = (
+      await client.query<{ version: string; vector: string | null }>(
+        "SELECT version() AS version, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS vector",
+      )
+    ).rows[0];
+    const version = row?.version ?? "";
+    const postgres = /^PostgreSQL (\S+)/.exec(version)?.[1] ?? "?";
+    const pglite = /\(PGlite (\S+?)\)/.exec(version)?.[1];
+    const server = pglite ? `PGlite ${pglite} on PostgreSQL ${postgres}` : `PostgreSQL ${postgres}`;
+    return `${server}, ${row?.vector ? `pgvector ${row.vector}` : "no pgvector"}`;
+  } finally {
+    await client.end();
+  }
+}
+
 function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boolean): ResultRow[] {
   const rows: ResultRow[] = [];
   const cmp = (metric: string, unit: string, a: number, b: number, better: "lower" | "higher", target?: number) =>
     rows.push({
-      metric: `${pg.name} ${metric} @${label}`,
+      metric: `${rowName(pg)} ${metric} @${label}`,
       unit,
       ferret: a,
       baseline: b,
@@ -228,7 +267,7 @@ function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boole
   if (ingested) cmp("ingest 4 writers", "chunks/s", pg.ingest4, base.ingest4, "higher");
   if (ingested)
     rows.push({
-      metric: `${pg.name} ingest 4w/1w @${label}`,
+      metric: `${rowName(pg)} ingest 4w/1w @${label}`,
       unit: "x",
       ferret: pg.ingest4 / pg.ingest1,
       baseline: base.ingest4 / base.ingest1,
@@ -248,6 +287,10 @@ function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boole
     if (pg.knn && base.knn) {
       cmp(`kNN p50 ${clients}c`, "ms", pg.knn[key].p50, base.knn[key].p50, "lower", t);
       cmp(`kNN p95 ${clients}c`, "ms", pg.knn[key].p95, base.knn[key].p95, "lower");
+    }
+    if (pg.knnAuto && base.knnAuto) {
+      cmp(`kNN auto p50 ${clients}c`, "ms", pg.knnAuto[key].p50, base.knnAuto[key].p50, "lower");
+      cmp(`kNN auto p95 ${clients}c`, "ms", pg.knnAuto[key].p95, base.knnAuto[key].p95, "lower");
     }
     if (pg.hybrid && base.hybrid)
       cmp(`hybrid p50 ${clients}c`, "ms", pg.hybrid[key].p50, base.hybrid[key].p50, "lower");
@@ -338,6 +381,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
             }
           : undefined;
       const figures = await measureStore(ctx, name, store, w, { vectors, bulk });
+      figures.server = await serverLabel(url);
       figures.notes.push(
         `${name}: keyword search ranks with bm25 (pg_textsearch index ${store.textsearchIndex ? "built" : "not built"}), matching ${store.indexedKeywordMatch ? "through the leakproof GIN index" : "without an index (built-in @@ under row-level security)"}`,
         vectors
@@ -362,7 +406,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     `${w.corpus.chunkCount.toLocaleString("en-US")} chunks (${w.corpus.documentCount.toLocaleString("en-US")} documents) from bench/corpus.ts, ${w.dims}-d hashing-embedder vectors; ${QUERIES} queries after ${WARMUP} warm-up, k=${K}`,
     "baseline: the SQLite store in the same run; ratio = PostgreSQL / SQLite (latency: lower is better; chunks/s and recall: higher)",
     "ingest: first half of the batches with 1 writer, second half with 4 concurrent writers (the index is larger then)",
-    "BM25: store.keywordSearch; kNN: store.vectorSearch strategy 'approximate' (HNSW), recall@10 against an exact JS scan; hybrid: retriever mode 'hybrid'",
+    "BM25: store.keywordSearch; kNN: store.vectorSearch strategy 'approximate' (HNSW), recall@10 against an exact JS scan; kNN auto: strategy 'auto' (the retriever's: each store picks its exact scan or its index by the tenant's vector count); hybrid: retriever mode 'hybrid'",
     "4c: four concurrent clients, each latency sample is one call",
     ...measured.map((m) => wins(m, base)),
     ...measured.flatMap((m) => m.notes),

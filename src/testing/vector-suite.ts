@@ -116,6 +116,25 @@ export function runVectorSuite(name: string, open: OpenStore): void {
         ).toBe(1);
       });
 
+      it("refuses a query vector of another dimension, naming the tenant's recorded embedder", async () => {
+        const wide = [1, 0, 0, 0, 0, 0, 0, 0];
+        await expect(vec(acmeOwner, wide)).rejects.toMatchObject({
+          name: "EmbedderMismatchError",
+          context: { tenant: ACME, expected: { dimensions: 4 }, got: { dimensions: 8 } },
+        });
+        await store.setEmbedderInfo(ACME, { id: "test:four", dimensions: 4 });
+        for (const strategy of ["exact", "auto"] as const) {
+          const refused = vec(acmeOwner, wide, { strategy });
+          await expect(refused).rejects.toMatchObject({
+            name: "EmbedderMismatchError",
+            context: { expected: { id: "test:four", dimensions: 4 }, got: { dimensions: 8 } },
+          });
+          await expect(refused).rejects.toThrow(/test:four \(4 dimensions\)/);
+        }
+        // A tenant without vectors finds nothing, whatever the dimension.
+        expect(await vec({ ...olga, tenant: "initech" }, wide)).toEqual([]);
+      });
+
       it("records the embedder per tenant and refuses a different one once vectors exist", async () => {
         expect(await store.embedderInfo(ACME)).toBeUndefined();
         await store.setEmbedderInfo(ACME, { id: "test:four", dimensions: 4 });

@@ -8,7 +8,7 @@
 import { looksLikeInstruction } from "../../safety/instruction-like.js";
 import { extractEntities, mentions } from "../../text/entities.js";
 import { fold, labelTerms, termSet } from "../../text/overlap.js";
-import { isTableRow } from "./evidence-view.js";
+import { isTableRow, selfLabelled } from "./evidence-view.js";
 import type { CueTable } from "./question-cues.js";
 import { fieldsOf } from "./value-span.js";
 
@@ -46,9 +46,24 @@ export function isContentsTitle(title: string): boolean {
  * A passage that is a table of contents: its title or section says so, or most of its lines (at least four)
  * end in a page number after leaders or are short titles ending in a page number.
  */
-export function isContentsPassage(p: { title?: string; section?: string; text: string }): boolean {
+const FIGURE = /^\$?\s*\(?-?[\d,.]+\)?%?$/;
+
+/** A statement row: its cells carry their own headers, or it holds two figures or more (contents hold one page). */
+function figureRow(line: string): boolean {
+  if (selfLabelled(line)) return true;
+  if (!isTableRow(line)) return false;
+  return line.split("|").filter((c) => FIGURE.test(c.trim())).length >= 2;
+}
+
+export function isContentsPassage(
+  p: { title?: string; section?: string; text: string },
+  options: { labelledRows?: boolean } = {},
+): boolean {
   if (isContentsTitle(p.title ?? "") || isContentsTitle(p.section ?? "")) return true;
-  const lines = p.text.split("\n").filter((l) => l.trim() !== "" && !isHeading(l));
+  // A statement row of `header: value` cells ("R&D | 2025: 96 | 2024: 88") ends in a number, not a page's.
+  const lines = p.text
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !isHeading(l) && !(options.labelledRows && figureRow(l)));
   if (lines.length < 4) return false;
   const paged = lines.filter((l) => isContentsLine(l) || (l.length <= 90 && /\p{L}.*\s\d{1,4}\s*$/u.test(l)));
   return paged.length / lines.length >= 0.6;

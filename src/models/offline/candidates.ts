@@ -18,6 +18,7 @@ import {
   ofOtherRecord,
 } from "./answer-units.js";
 import { callsForPart, fullText, passagesOf, type Unit, unitsOf } from "./evidence-view.js";
+import { askedLineItem, rowFit, statesLineItem } from "./line-items.js";
 import { rangeFit, statedAmounts } from "./thresholds.js";
 import { fieldsOf } from "./value-span.js";
 import { formCoverage, formsOf } from "./word-forms.js";
@@ -110,6 +111,13 @@ export function wordWeight(state: AgentState, part: Pick<QuestionPart, "text" | 
 export interface CandidateOptions {
   /** A filing's row of `header: value` cells is a row, never its table's header (evidence-view.ts `UnitOptions`). */
   labelledRows?: boolean;
+  /**
+   * A part asking for one statement line item ("revenue in 2024") is answered only by units that state it:
+   * rows labelled by it (or by its synonyms, line-items.ts) and sentences naming it (settings.answer.lineItems).
+   */
+  lineItems?: boolean;
+  /** Added to a statement row as its label fits the asked line item (line-items.ts `rowFit`); 0 or absent: off. */
+  lineItemRowWeight?: number;
   /** Skip headings, lines of a table of contents and whole contents passages. */
   skipBoilerplate: boolean;
   /** Skip rows and fields of records of other identifiers than the question names. */
@@ -198,6 +206,9 @@ export function candidates(
   // What a field's label must name to answer: the asked terms, not the kind of the record named ("ticket").
   const kinds = new Set(kindNouns(state.standaloneQuestion));
   const labelAsked = asked.filter((t) => !kinds.has(t));
+  const lineItem = filter.lineItems ? askedLineItem(part.text) : undefined;
+  const partTerms = new Set(part.terms);
+  const itemNames = lineItem === undefined ? "" : ` ${lineItem.names.join(" ")}`;
   const askedIds = filter.anchorIdentifiers ? identifiersIn(state.standaloneQuestion) : [];
   const askedCollections = collectionsOf(
     state.calls.flatMap((r) => passagesOf(state, r, 3).map((p) => p.passage.docId)),
@@ -214,7 +225,8 @@ export function candidates(
       const topical = coverage(part.terms, passageText);
       // A passage that is the record of an entity the question names (ticket Q-2042's row, REQ-2031-007's page).
       const about = part.entities.some((e) => mentions(`${passage.docId} ${title}`, e)) ? 1 : 0;
-      if (filter.skipBoilerplate && isContentsPassage(passage)) continue;
+      if (filter.skipBoilerplate && isContentsPassage(passage, { labelledRows: filter.labelledRows !== false }))
+        continue;
       for (const whole of unitsOf(passage.text, { labelledRows: filter.labelledRows !== false })) {
         // A unit with an instruction after what it states keeps its clean lead (still a slice of the passage).
         const lead = cleanLead(whole.text);
@@ -222,9 +234,12 @@ export function candidates(
         const unit = lead === whole.text ? whole : { ...whole, text: lead, end: whole.start + lead.length };
         if (filter.skipBoilerplate && isBoilerplateUnit(unit.text)) continue;
         if (ofOtherRecord(unit, passage.docId, askedIds, askedCollections)) continue;
+        if (lineItem !== undefined && !statesLineItem(unit, lineItem.item)) continue;
         // The heading the unit sits under names what it states ("## Signatures" over "Every call carries ...").
+        // A unit stating the asked line item states it under the name the question gives it ("net sales" is
+        // "revenue"): that name is part of what the unit says.
         const context = withAliasNames(
-          `${title} ${passage.section ?? ""} ${unit.heading ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}`,
+          `${title} ${passage.section ?? ""} ${unit.heading ?? ""} ${unit.header?.join(" ") ?? ""} ${unit.text}${itemNames}`,
           aliases,
         );
         const have = termSet(context);
@@ -255,6 +270,10 @@ export function candidates(
           0.3 * topical +
           0.3 * about +
           (filter.thresholdWeight ?? 0) * fit +
+          // A statement row counts in the statement of what the part names (not another company's).
+          (lineItem && filter.lineItemRowWeight && named.every((e) => mentions(passageText, e))
+            ? filter.lineItemRowWeight * rowFit(unit, lineItem.item, partTerms)
+            : 0) +
           // A field counts in a passage about what the part names (not a glossary row of the asked word).
           (named.every((e) => mentions(passageText, e))
             ? fieldWeight(unit, labelAsked, named, filter.fieldLabelWeight)

@@ -112,6 +112,7 @@ function valueIn(c: Candidate, input: ComposeInput): ValueSpan | undefined {
     known: input.question,
     asked: askedTerms(input.part),
     header: c.header,
+    labelledCells: input.settings.periodCells,
   });
   return value && value.text.length <= input.settings.maxValueLength ? value : undefined;
 }

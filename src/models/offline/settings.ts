@@ -328,9 +328,27 @@ export interface AnswerSettings {
   thresholdWeight: number;
   /**
    * A row of `header: value` cells after its label (a filing's table as the PDF loader writes it: "Net sales |
-   * Year ended 2023: 4,210 | 2022: 3,980") is a row of its own, not the header of the rows below it.
+   * Year ended 2023: 4,210 | 2022: 3,980") is a row of its own, not the header of the rows below it, nor a
+   * line of a table of contents ending in a page number (a statement page of small figures is not contents).
    */
   labelledRows: boolean;
+  /**
+   * A part asking for one line item of a financial statement (revenue, net income, R&D: line-items.ts) is
+   * answered only by a row whose label names that item under any of its usual names (or, for a row labelled
+   * by no item, whose headers do) and by sentences naming it: a neighbouring row is not its answer, so an item
+   * no statement holds is refused.
+   */
+  lineItems: boolean;
+  /**
+   * Score a statement row gains as its label fits the asked line item: all its words besides the item's name
+   * asked ("Total net sales" for revenue), rather than a part of it ("Net sales: Products"); 0 turns it off.
+   */
+  lineItemRowWeight: number;
+  /**
+   * The value of a row that carries its headers in its cells ("Net sales | Year ended 2024: 4,210 | 2023:
+   * 3,980") is the cell whose header names what is asked (the asked year's), not the row's first figure.
+   */
+  periodCells: boolean;
   /**
    * A part asking how many times (or how often) is answered by a count said in words ("twice", "a three-time
    * winner") as well as by a number with its counted word.
@@ -400,6 +418,9 @@ const ANSWER: AnswerSettings = {
   unheldWordWeight: 0.5,
   thresholdWeight: 0.5,
   labelledRows: true,
+  lineItems: true,
+  lineItemRowWeight: 0.5,
+  periodCells: true,
   countAdverbs: true,
 };
 

@@ -1,6 +1,6 @@
 import { fold, labelTerms, termSet } from "../../text/overlap.js";
 import type { AnswerType } from "./analyze.js";
-import { isTableRow } from "./evidence-view.js";
+import { isTableRow, selfLabelled } from "./evidence-view.js";
 
 /** The span of a unit that answers the question: a number with its unit, a date, a name, or a field's value. */
 export interface ValueSpan {
@@ -157,9 +157,18 @@ const cellsOf = (line: string): Match[] => {
 };
 
 /** The labelled fields of a unit: a table row's cells under their headers, or "label: value" lines. */
-export function fieldsOf(text: string, header?: string[]): Field[] {
+export function fieldsOf(text: string, header?: string[], options: { labelledCells?: boolean } = {}): Field[] {
   if (isTableRow(text)) {
     const cells = cellsOf(text);
+    // A filing's row carries its headers in its cells ("Net sales | Year ended 2024: 4,210 | 2023: 3,980"):
+    // each cell after the label is a field under the header before its colon.
+    if (options.labelledCells && !header && !text.trimStart().startsWith("|") && selfLabelled(text)) {
+      return cells.slice(1).map((c) => {
+        const cell = text.slice(c.start, c.end);
+        const colon = cell.lastIndexOf(": ");
+        return { label: cell.slice(0, colon), start: c.start + colon + 2, end: c.end };
+      });
+    }
     // A two-column "| Limit | Value |" row: the first cell labels the second (whatever the header says).
     if (cells.length === 2) {
       const label = `${text.slice(cells[0]!.start, cells[0]!.end)} ${header?.[1] ?? ""}`.trim();
@@ -191,7 +200,7 @@ function hits(asked: string[], text: string, label = false): number {
 export function valueSpan(
   text: string,
   kind: AnswerType,
-  options: { known?: string; asked?: string[]; header?: string[] } = {},
+  options: { known?: string; asked?: string[]; header?: string[]; labelledCells?: boolean } = {},
 ): ValueSpan | undefined {
   const known = options.known ?? "";
   const asked = (options.asked ?? []).map(fold);
@@ -202,7 +211,7 @@ export function valueSpan(
       .trim(),
     ...m,
   });
-  const fields = fieldsOf(text, options.header);
+  const fields = fieldsOf(text, options.header, { labelledCells: options.labelledCells });
   if (fields.length > 0 && kind !== "yesno") {
     const scored = fields
       .map((f) => ({ f, score: hits(asked, f.label, true) }))

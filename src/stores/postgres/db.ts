@@ -1,6 +1,7 @@
 import pg from "pg";
 import {
   FerretError,
+  InvalidInputError,
   StoreBusyError,
   StoreConstraintError,
   StoreError,
@@ -20,15 +21,31 @@ export class Params {
 }
 
 /**
- * A value as a quoted SQL literal, which PostgreSQL types from its context as it types a parameter (strings,
- * finite numbers and arrays of strings: what the search filters pass).
+ * A string as a quoted SQL literal, the one way ferret writes a value into a statement: the driver's
+ * `escapeLiteral` (quotes doubled; where there is a backslash, backslashes doubled in an `E''` literal). A NUL
+ * character is refused (InvalidInputError): PostgreSQL's text cannot hold it, and a query string ends at it, so
+ * the statement would be cut short there.
+ */
+export function quoteLiteral(value: string): string {
+  if (value.includes("\0")) {
+    throw new InvalidInputError(
+      "A value written into a PostgreSQL statement contains a NUL character (U+0000), which PostgreSQL text cannot hold.",
+      { field: "SQL literal", at: value.indexOf("\0") },
+    );
+  }
+  return pg.escapeLiteral(value);
+}
+
+/**
+ * A value as a quoted SQL literal (`quoteLiteral`), which PostgreSQL types from its context as it types a
+ * parameter (strings, finite numbers and arrays of strings: what the search filters and the scope pass).
  */
 export function sqlLiteral(value: unknown): string {
-  if (typeof value === "string") return pg.escapeLiteral(value);
-  if (typeof value === "number" && Number.isFinite(value)) return pg.escapeLiteral(String(value));
+  if (typeof value === "string") return quoteLiteral(value);
+  if (typeof value === "number" && Number.isFinite(value)) return quoteLiteral(String(value));
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
     const items = value.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`);
-    return pg.escapeLiteral(`{${items.join(",")}}`);
+    return quoteLiteral(`{${items.join(",")}}`);
   }
   throw new TypeError(`no SQL literal for ${typeof value}`);
 }
@@ -128,12 +145,13 @@ export class PgDb {
 
   /** Runs `fn` in one transaction whose RLS settings are `scope`; rolls back on any error. */
   async tx<T>(operation: string, scope: Scope, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    // BEGIN and the scope in one round trip (a simple query of two statements): a keyword search is a
+    // handful of short statements, and each round trip costs as much as one of them on a loaded machine.
+    const begin = `BEGIN; ${scopeStatement(scope)}`;
     const client = await this.connect(operation);
     let broken = false;
     try {
-      // BEGIN and the scope in one round trip (a simple query of two statements): a keyword search is a
-      // handful of short statements, and each round trip costs as much as one of them on a loaded machine.
-      await client.query(`BEGIN; ${scopeStatement(client, scope)}`);
+      await client.query(begin);
       const out = await fn(client);
       await client.query("COMMIT");
       return out;
@@ -155,10 +173,9 @@ export class PgDb {
    * settings hold for every statement and end with them. Returns each of `sql`'s statements' results.
    */
   async once(operation: string, scope: Scope, sql: string): Promise<pg.QueryResult[]> {
+    const statements = `${scopeStatement(scope)}; ${sql}`;
     return this.call(operation, async (client) => {
-      const results = (await client.query(`${scopeStatement(client, scope)}; ${sql}`)) as unknown as
-        | pg.QueryResult
-        | pg.QueryResult[];
+      const results = (await client.query(statements)) as unknown as pg.QueryResult | pg.QueryResult[];
       return Array.isArray(results) ? results.slice(1) : [];
     });
   }
@@ -190,13 +207,12 @@ export class PgDb {
 }
 
 /**
- * The statement that sets the per-transaction settings the RLS policies read, its values as literals (quoted
- * by the driver), so it can follow BEGIN in one simple query. Same settings and texts as `setScope`.
+ * The statement that sets the per-transaction settings the RLS policies read, its values as literals
+ * (`quoteLiteral`), so it can follow BEGIN in one simple query. Same settings and texts as `setScope`.
  */
-export function scopeStatement(client: pg.ClientBase, scope: Scope): string {
-  const lit = (value: string) => client.escapeLiteral(value);
-  const roles = `ARRAY[${(scope.roles ?? []).map(lit).join(", ")}]::text[]::text`;
-  return `SELECT set_config('ferret.tenant', ${lit(scope.tenant ?? "")}, true), set_config('ferret.roles', ${roles}, true), set_config('ferret.all_tenants', ${lit(scope.allTenants ? "on" : "off")}, true)`;
+export function scopeStatement(scope: Scope): string {
+  const roles = `ARRAY[${(scope.roles ?? []).map(quoteLiteral).join(", ")}]::text[]::text`;
+  return `SELECT set_config('ferret.tenant', ${quoteLiteral(scope.tenant ?? "")}, true), set_config('ferret.roles', ${roles}, true), set_config('ferret.all_tenants', ${quoteLiteral(scope.allTenants ? "on" : "off")}, true)`;
 }
 
 /** Sets the per-transaction settings the RLS policies read (see `schema.ts`). */

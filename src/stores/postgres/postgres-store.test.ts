@@ -56,17 +56,19 @@ describe("extensions detected at start", () => {
   });
 
   it.skipIf(!clusterAvailable())(
-    "PostgreSQL 15 without the extensions names each feature that is off and how to enable it",
+    "PostgreSQL 15 without pg_textsearch (and with or without pgvector) names each feature that is off and how to enable it",
     async () => {
+      const server = await cluster();
       const warnings: string[] = [];
-      const store = await createPostgresStore({
-        url: await (await cluster()).database(),
-        onWarning: (m) => warnings.push(m),
-      });
+      const store = await createPostgresStore({ url: await server.database(), onWarning: (m) => warnings.push(m) });
       try {
         expect(store.textsearchIndex).toBe(false);
-        expect(store.missing.map((m) => m.feature).sort()).toEqual(["pg_textsearch index", "vector index"]);
-        expect(warnings.join("\n")).toMatch(/vector index is off: .*CREATE EXTENSION vector/);
+        expect(store.missing.map((m) => m.feature).sort()).toEqual(
+          server.pgvector ? ["pg_textsearch index"] : ["pg_textsearch index", "vector index"],
+        );
+        expect(store.vectorFeatures.hnsw).toBe(server.pgvector);
+        if (server.pgvector) expect(warnings.join("\n")).not.toMatch(/vector index is off/);
+        else expect(warnings.join("\n")).toMatch(/vector index is off: .*CREATE EXTENSION vector/);
         expect(warnings.join("\n")).toMatch(
           /pg_textsearch index is off: .*Keyword search is not affected.*CREATE EXTENSION pg_textsearch/,
         );

@@ -55,7 +55,7 @@ describeOnServers(
           { tenant: "", roles: [] },
           { allTenants: true, roles: ["*"] },
         ]) {
-          await raw.query(`BEGIN; ${scopeStatement(raw, scope)}`);
+          await raw.query(`BEGIN; ${scopeStatement(scope)}`);
           const literal = (await raw.query(read)).rows[0];
           await raw.query("ROLLBACK");
           await raw.query("BEGIN");

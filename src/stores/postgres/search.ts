@@ -4,7 +4,7 @@ import { SCORED_COLUMNS, type ScoredRow, toScoredChunk } from "../scored-row.js"
 import { mismatch } from "../sqlite/vectors.js";
 import { bm25Ranking, rankTerms, termLexemes } from "./bm25.js";
 import { Literals, Params, type PgDb, principalScope } from "./db.js";
-import { getEmbedderInfo } from "./documents.js";
+import { type EmbedderInfo, metaKey } from "./documents.js";
 import { chunkFilter, queryFilter, readableFilter } from "./filters.js";
 import { type TextMatch, TS_CONFIG } from "./schema.js";
 
@@ -132,10 +132,10 @@ export function efSearchFor(k: number, efSearch = DEFAULT_EF_SEARCH): number {
 
 /**
  * Cosine kNN over the chunks the principal may read; score and raw are the cosine similarity. One round trip:
- * the scope, the HNSW settings and the search go to the server as one simple query (one implicit
+ * the scope, the settings (see `vectorSql`) and the search go to the server as one simple query (one implicit
  * transaction), values written as literals. Only a search that finds nothing asks, in a second round trip,
- * for the tenant's stored dimension (none: an empty tenant; another: the query's embedder is not the
- * tenant's). As four round trips (BEGIN, that dimension with the settings, the search, COMMIT), BEGIN took
+ * for the tenant's stored dimension and embedder (no dimension: an empty tenant; another: the query's embedder
+ * is not the tenant's). As four round trips (BEGIN, that dimension with the settings, the search, COMMIT), BEGIN took
  * 0.7 ms, the dimension 2.4 ms and COMMIT 0.6 ms of a 16 ms search on PGlite's socket server (10k chunks,
  * loaded machine).
  */
@@ -148,15 +148,19 @@ export async function vectorSearch(db: PgDb, query: VectorQuery, options: Vector
   const results = await db.once("search vectors", scope, vectorSql(query, k, options));
   const rows = (results.at(-1)?.rows ?? []) as (ScoredRow & { distance: number })[];
   if (rows.length > 0) return rows.map((row) => toScoredChunk(row, 1 - row.distance));
+  // The tenant's stored dimension and its recorded embedder, in one statement: the embedder is read with the
+  // dimension (not after it, in a transaction of its own) so that the mismatch can name it.
   const p = new Literals();
   const [stored] = await db.once(
     "search vectors",
     scope,
-    `SELECT (SELECT dims FROM chunks WHERE tenant = ${p.add(tenant)} AND dims IS NOT NULL LIMIT 1) AS dims`,
+    `SELECT (SELECT dims FROM chunks WHERE tenant = ${p.add(tenant)} AND dims IS NOT NULL LIMIT 1) AS dims,
+       (SELECT value FROM meta WHERE key = ${p.add(metaKey.embedder(tenant))}) AS embedder`,
   );
-  const storedDims = (stored?.rows[0] as { dims: number | null } | undefined)?.dims ?? undefined;
+  const row = stored?.rows[0] as { dims: number | null; embedder: string | null } | undefined;
+  const storedDims = row?.dims ?? undefined;
   if (storedDims === undefined || storedDims === dims) return [];
-  const info = await db.tx("search vectors", scope, (c) => getEmbedderInfo(c, tenant));
+  const info = typeof row?.embedder === "string" ? (JSON.parse(row.embedder) as EmbedderInfo) : undefined;
   throw mismatch({
     tenant,
     expected: { id: info?.id, dimensions: storedDims },
@@ -166,8 +170,8 @@ export async function vectorSearch(db: PgDb, query: VectorQuery, options: Vector
 }
 
 /**
- * The statements of a vector search for the top k (values as literals): the HNSW settings where the index may
- * be used, then the search (the last statement).
+ * The statements of a vector search for the top k (values as literals): its settings (JIT off; HNSW's where
+ * the index may be used), then the search (the last statement).
  */
 export function vectorSql(query: VectorQuery, k: number, options: VectorOptions): string {
   const dims = query.vector.length;
@@ -175,13 +179,16 @@ export function vectorSql(query: VectorQuery, k: number, options: VectorOptions)
   const strategy = query.strategy ?? "auto";
   const indexable = options.vector && options.hnsw && dims <= 2000;
   const p = new Literals();
-  // The HNSW settings hold for the rest of the (implicit) transaction: the candidates a scan keeps and, where
-  // pgvector has them (0.8), iterative scans that go on past candidates the filters drop until k pass. A
-  // search that goes exact ignores them.
-  const settings =
+  // The settings hold for the rest of the (implicit) transaction. JIT is off, as for keyword search: the
+  // planner's cost of the exact scan (in `auto`, of both branches) passes jit_above_cost, and compiling took
+  // longer than the search ran. Where the index may be used: the candidates an HNSW scan keeps and, where
+  // pgvector has them (0.8), iterative scans that go on past candidates the filters drop until k pass (a search
+  // that goes exact ignores them).
+  const hnsw =
     indexable && strategy !== "exact"
-      ? `SELECT ${options.iterativeScan ? "set_config('hnsw.iterative_scan', 'strict_order', true), " : ""}set_config('hnsw.ef_search', ${p.add(String(efSearchFor(k, options.efSearch)))}, true); `
+      ? `${options.iterativeScan ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ""}, set_config('hnsw.ef_search', ${p.add(String(efSearchFor(k, options.efSearch)))}, true)`
       : "";
+  const settings = `SELECT set_config('jit', 'off', true)${hnsw}; `;
   const values = Array.from(query.vector, (v) => (Number.isFinite(v) ? v : 0)).join(",");
   const vector = p.add(options.vector ? `[${values}]` : `{${values}}`);
   const filter = chunkFilter(p, query);

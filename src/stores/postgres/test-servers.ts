@@ -1,7 +1,12 @@
 /**
  * Local PostgreSQL servers for tests: PGlite over its socket server in a child process (with pgvector and
  * pg_textsearch) on a random loopback port, and, where `initdb` and `pg_ctl` are on PATH, a throw-away
- * PostgreSQL cluster in a temporary folder. Each gives a URL and a `stop` that removes everything.
+ * PostgreSQL cluster in a temporary folder. Each gives a URL, whether it offers pgvector, and a `stop` that
+ * removes everything.
+ *
+ * The cluster has pgvector where the machine's PostgreSQL has it installed (a developer's machine may; the
+ * test machines' PostgreSQL 15 has not). FERRET_TEST_PGVECTOR=off hides it there (see `hidePgvector`), so the
+ * paths without pgvector are tested on a machine that has it.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,6 +20,12 @@ import { setupDatabase } from "./schema.js";
 
 export interface TestServer {
   url: string;
+  /**
+   * The server offers pgvector: `CREATE EXTENSION vector` can succeed there (it is among
+   * pg_available_extensions, and not hidden by FERRET_TEST_PGVECTOR=off). Tests decide by this, not by the
+   * kind of server.
+   */
+  pgvector: boolean;
   /** A fresh, empty database on the server (each test store gets its own). */
   database(): Promise<string>;
   stop(): Promise<void>;
@@ -112,15 +123,80 @@ export async function startPglite(): Promise<TestServer> {
     });
     child.on("exit", (code) => reject(new Error(`the PGlite server exited (${code}): ${err}`)));
   });
+  let pgvector: boolean;
+  try {
+    pgvector = await offersPgvector(url);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
   // PGlite serves one database; each test store gets a fresh one by dropping ferret's objects first.
   return {
     url,
+    pgvector,
     database: async () => {
       await resetPglite(url);
       return url;
     },
     stop: () => stopChild(child),
   };
+}
+
+/** Whether pgvector is among the server's available extensions. */
+async function offersPgvector(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const row = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+    return (row.rowCount ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/** FERRET_TEST_PGVECTOR=off: a throw-away cluster hides pgvector (see `hidePgvector`). */
+function pgvectorHidden(): boolean {
+  const env = process.env.FERRET_TEST_PGVECTOR;
+  if (env === undefined || env === "" || env === "on") return false;
+  if (env === "off") return true;
+  throw new RangeError(`FERRET_TEST_PGVECTOR is on or off, got ${env}`);
+}
+
+/**
+ * The statements that make `CREATE EXTENSION vector` fail in a database, as on a server without pgvector: an
+ * event trigger at the end of CREATE EXTENSION raises when the extension created is `vector`, which rolls the
+ * command back (pg_available_extensions still lists it; the store's attempt to create it fails, and it carries
+ * on without, as where it is not installed). Run in template1, every database created after has it.
+ */
+const HIDE_PGVECTOR = `
+CREATE SCHEMA ferret_test_hide;
+CREATE FUNCTION ferret_test_hide.no_pgvector() RETURNS event_trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_event_trigger_ddl_commands() WHERE object_type = 'extension' AND object_identity = 'vector') THEN
+    RAISE EXCEPTION 'pgvector is hidden on this test server (FERRET_TEST_PGVECTOR=off)' USING ERRCODE = 'feature_not_supported';
+  END IF;
+END $$;
+CREATE EVENT TRIGGER ferret_test_no_pgvector ON ddl_command_end WHEN TAG IN ('CREATE EXTENSION')
+  EXECUTE FUNCTION ferret_test_hide.no_pgvector();`;
+
+/**
+ * Hides pgvector on the cluster whose `postgres` database is at `url` (template1 and postgres get
+ * `HIDE_PGVECTOR`); false, with nothing done, unless FERRET_TEST_PGVECTOR=off.
+ */
+async function hidePgvector(url: string): Promise<boolean> {
+  if (!pgvectorHidden()) return false;
+  for (const db of ["template1", "postgres"]) {
+    const target = new URL(url);
+    target.pathname = `/${db}`;
+    const client = new pg.Client({ connectionString: target.toString() });
+    await client.connect();
+    try {
+      await client.query(HIDE_PGVECTOR);
+    } finally {
+      await client.end();
+    }
+  }
+  return true;
 }
 
 /** Empties the PGlite database between tests (it has only one): ferret's schemas and roles go. */
@@ -236,9 +312,17 @@ export async function startCluster(): Promise<TestServer> {
     throw error;
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let pgvector: boolean;
+  try {
+    pgvector = !(await hidePgvector(url)) && (await offersPgvector(url));
+  } catch (error) {
+    await stopCluster(data, user.prefix).finally(() => rmSync(dir, { recursive: true, force: true }));
+    throw error;
+  }
   let count = 0;
   return {
     url,
+    pgvector,
     database: async () => {
       const name = `ferret_test_${++count}`;
       const client = new pg.Client({ connectionString: url });
@@ -335,6 +419,7 @@ export async function startReplicaPair(prepare: (url: string) => Promise<void>):
   try {
     run(["initdb", "-D", primaryData, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]);
     start(primaryData, primaryPort);
+    await hidePgvector(urlOf(primaryPort, "postgres"));
     const admin = new pg.Client({ connectionString: urlOf(primaryPort, "postgres") });
     await admin.connect();
     try {
