@@ -3,6 +3,7 @@ import { fold } from "../../text/overlap.js";
 import { cjkBigrams, isCjk, queryTerms } from "../../text/tokenize.js";
 import { BETWEEN, COMPARE, EARLIER, LATER, SAME, SIDE_OPENERS } from "./compare-cues.js";
 import { keyLike } from "./key-link.js";
+import { askedLineItem, searchNameFor } from "./line-items.js";
 import { participleClause } from "./participle.js";
 import {
   AGGREGATION,
@@ -66,6 +67,11 @@ export interface QuestionPart {
    * words. The clause may ask about the first part's answer, not its names (referent.ts).
    */
   refersTo?: string[];
+  /**
+   * The one statement line item the part asks for (line-items.ts; with `AnalyzeOptions.lineItems`), and the
+   * folded words the question names it by: a passage naming the item under any of its names covers them.
+   */
+  lineItem?: { item: number; terms: string[] };
   /** For such a clause once resolved: the thing it asks about (the first part's answer), also in `entities`. */
   referent?: string;
 }
@@ -208,6 +214,11 @@ export interface AnalyzeOptions {
   definiteRefs?: boolean;
   /** How the question's names are read (settings.names; `entitiesOf`). */
   names?: NameSettings;
+  /**
+   * A part asking for one line item of a financial statement knows it (`QuestionPart.lineItem`), and its
+   * search also says the item's full name where the question gives only a one-word name ("R&D").
+   */
+  lineItems?: boolean;
 }
 
 function makePart(text: string, context = "", options: AnalyzeOptions = {}): QuestionPart {
@@ -235,15 +246,18 @@ function makePart(text: string, context = "", options: AnalyzeOptions = {}): Que
     : described
       ? participleHead(clean, described, lang, entities, leads || leadsWith(clean, WH, lang))
       : (linked ?? []);
+  const item = options.lineItems ? askedLineItem(clean) : undefined;
+  const fuller = item ? searchNameFor(item) : undefined;
   return {
     text: clean,
-    query,
+    query: fuller ? `${query} ${fuller}` : query,
     terms: [...new Set(contentTerms(query, lang))],
     entities,
     head,
     chain,
     answerType: answerTypeOf(clean),
     aggregation,
+    ...(item ? { lineItem: { item: item.item, terms: [...new Set(contentTerms(item.names.join(" "), lang))] } } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import { hasAnswerType } from "./answer-types.js";
 import { changeAsk, versionCalls } from "./compare-versions.js";
 import { constraintsOf, coverConstraints } from "./constraints.js";
 import { callsForPart, fullText, passagesOf, unitsOf } from "./evidence-view.js";
+import { namesLineItem } from "./line-items.js";
 import { referentSearched } from "./referent.js";
 import { newEntities } from "./route.js";
 import { type OfflineSettings, thresholdAt } from "./settings.js";
@@ -66,10 +67,16 @@ export function gradePart(
     .flatMap((r) => passagesOf(state, r, TOP_PER_CALL).map((x) => x.passage));
   // Coverage of a chain: one passage of the first search together with what later hops found from it.
   // Several unrelated first-hop passages do not add up to an answer (each may hold a different word).
-  const hopTerms = termSet(hopped.map(textOf).join("\n"));
+  // The words naming the asked line item ("R&D") are covered by a passage naming it under any of its names.
+  const termsOf = (text: string) => {
+    const have = termSet(text);
+    if (part.lineItem && namesLineItem(text, part.lineItem.item)) for (const t of part.lineItem.terms) have.add(t);
+    return have;
+  };
+  const hopTerms = termsOf(hopped.map(textOf).join("\n"));
   let missingTerms = part.terms;
   for (const p of firstHop) {
-    const have = termSet(textOf(p));
+    const have = termsOf(textOf(p));
     const missingHere = part.terms.filter((t) => !have.has(t) && !hopTerms.has(t));
     if (missingHere.length < missingTerms.length) missingTerms = missingHere;
   }

@@ -64,8 +64,13 @@ export function createOfflineEngine(options: OfflineEngineOptions = {}): AgentEn
       : { ...base, refusal: { ...base.refusal, minConfidence: options.minConfidence } };
   };
   const partsOf = (state: AgentState) => {
-    const { hop, names } = settingsFor(state.preset);
-    const options = { participleChains: hop.participleChains, definiteRefs: hop.definiteRefs, names };
+    const { hop, names, answer } = settingsFor(state.preset);
+    const options = {
+      participleChains: hop.participleChains,
+      definiteRefs: hop.definiteRefs,
+      names,
+      lineItems: answer.lineItems,
+    };
     const parts = decompose(state.standaloneQuestion, options);
     return hop.referents ? withReferents(state, parts, options) : parts;
   };

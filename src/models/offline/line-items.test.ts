@@ -4,7 +4,8 @@ import { evidence, makeState, searchRecord } from "../__fixtures__/state.js";
 import { decompose } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import { isContentsPassage } from "./answer-units.js";
-import { askedLineItem, lineItemsIn, rowFit, statesLineItem } from "./line-items.js";
+import { gradePart } from "./grade.js";
+import { askedLineItem, lineItemsIn, rowFit, searchNameFor, statesLineItem } from "./line-items.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 /** A made-up ferry operator's statement page, its rows as the PDF loader writes them. */
@@ -147,5 +148,39 @@ describe("questions about statement line items", () => {
     const q = "What was Skerry Line's goodwill in 2024?";
     expect(ask(q, true).claims).toEqual([]);
     expect(ask(q, false).claims.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a line item asked by a one-word name", () => {
+  it("adds the item's full name to the search only where the question gives a one-word name", () => {
+    expect(searchNameFor(askedLineItem("What did Skerry spend on R&D?")!)).toBe("research and development");
+    expect(searchNameFor(askedLineItem("What was capex in 2024?")!)).toBe("capital expenditures");
+    // The full name, or any name of several words, is searched as the question says it.
+    expect(searchNameFor(askedLineItem("What was research and development expense?")!)).toBeUndefined();
+    expect(searchNameFor(askedLineItem("What were net sales in 2024?")!)).toBeUndefined();
+  });
+
+  it("analysis: the part knows the item, its search says the full name, its graded words stay the question's", () => {
+    const q = "How much did Skerry Line spend on R&D in 2024?";
+    const [plain] = decompose(q);
+    const [part] = decompose(q, { lineItems: true });
+    expect(plain!.lineItem).toBeUndefined();
+    expect(plain!.query).not.toContain("research");
+    expect(part!.query).toBe(`${plain!.query} research and development`);
+    expect(part!.terms).toEqual(plain!.terms);
+    expect(part!.lineItem?.terms).toEqual(["r", "d"]);
+  });
+
+  it("grade: a row naming the item under another name covers the question's words for it", () => {
+    const q = "How much did Skerry Line spend on R&D in 2024?";
+    const [part] = decompose(q, { lineItems: true });
+    const [plain] = decompose(q);
+    const page = { ...evidence(1, PAGE), title: "Skerry Line annual report" };
+    const state = makeState({ question: q, standaloneQuestion: q, evidence: [page], calls: [searchRecord(q, [page])] });
+    expect(gradePart(state, plain!, 0, 0.8).missing).toEqual(expect.arrayContaining(["r", "d"]));
+    const graded = gradePart(state, part!, 0, 0.8);
+    expect(graded.missing).not.toContain("r");
+    expect(graded.missing).not.toContain("d");
+    expect(graded.coverage).toBeGreaterThan(gradePart(state, plain!, 0, 0.8).coverage);
   });
 });

@@ -106,6 +106,23 @@ export function askedLineItem(question: string): { item: number; names: string[]
   return items.length === 1 && only ? { item: only[0], names: only[1] } : undefined;
 }
 
+/**
+ * The words a search for a line item adds to the question's: the item's first (fullest) name, when the question
+ * calls it only by a one-word name ("R&D", "capex", "EPS", "turnover"). A filing's row is labelled by the full
+ * name ("Research and development"), and an abbreviation splits into letters no search or grade can use.
+ * Nothing when the question already says a name of more than one word, or the item's first name.
+ */
+export function searchNameFor(asked: { item: number; names: readonly string[] }): string | undefined {
+  const first = ITEMS[asked.item]?.[0];
+  if (first === undefined || asked.names.includes(first)) return undefined;
+  return asked.names.every((n) => !/\s/.test(n)) ? first : undefined;
+}
+
+/** Does a text name the line item, under any of its names? */
+export function namesLineItem(text: string, item: number): boolean {
+  return lineItemsIn(text).has(item);
+}
+
 const cells = (row: string) =>
   row
     .trim()
