@@ -5,7 +5,7 @@ import { decompose } from "./analyze.js";
 import { answerFromEvidence } from "./answer.js";
 import { isContentsPassage } from "./answer-units.js";
 import { gradePart } from "./grade.js";
-import { askedLineItem, lineItemsIn, rowFit, searchNameFor, statesLineItem } from "./line-items.js";
+import { askedLineItem, lineItemsIn, rowFit, searchNameFor, statedLineItems, statesLineItem } from "./line-items.js";
 import { OFFLINE_PRESETS } from "./settings.js";
 
 /** A made-up ferry operator's statement page, its rows as the PDF loader writes them. */
@@ -112,6 +112,30 @@ describe("questions about statement line items", () => {
   it("read the row labelled by a synonym of the asked item", () => {
     expect(said("How much did Skerry Line spend on R&D in 2024?", true)).toContain("88");
     expect(said("How much revenue did Skerry Line report in 2024?", true)).toContain("1,615");
+  });
+
+  it("a sentence naming the item only as the base of a ratio does not state it", () => {
+    const prose: EvidenceItem = {
+      ...page,
+      text: "Gross margin as a percentage of net sales was 40.0% compared with 39.2% in 2024. Freight volumes rose.",
+    };
+    const q = "How much revenue did Skerry Line report in 2024?";
+    const state = makeState({
+      question: q,
+      standaloneQuestion: q,
+      evidence: [prose],
+      calls: [searchRecord(q, [prose])],
+    });
+    const answer = answerFromEvidence(state, decompose(q), OFFLINE_PRESETS.balanced);
+    expect(answer.claims.map((c) => c.text).join(" ")).not.toContain("39.2%");
+    expect(statedLineItems("Gross margin as a percentage of net sales was 40.0%")).toEqual(
+      new Set([askedLineItem("gross margin?")!.item]),
+    );
+    // The ratio's own item is stated: "R&D was 12% of revenue" is about R&D.
+    expect(statedLineItems("R&D was 12% of total revenue in 2024.")).toEqual(new Set([askedLineItem("R&D?")!.item]));
+    expect(statedLineItems("Net sales were $1,615 million, and R&D was 5% of net sales.")).toEqual(
+      new Set([askedLineItem("revenue?")!.item, askedLineItem("R&D?")!.item]),
+    );
   });
 
   it("without the setting, the synonym's row is not what answers", () => {

@@ -82,21 +82,42 @@ const clean = (text: string) =>
 
 const edge = (c: string | undefined) => c === undefined || !/[\p{L}\p{N}&]/u.test(c);
 
-/** The line items a text names, each matched span taken by its longest form, with the forms it used. */
-export function lineItemsIn(text: string): Map<number, string[]> {
-  let rest = clean(text);
-  const out = new Map<number, string[]>();
+/** Each line-item name in a cleaned text: its item, the form and where it starts, a longer form taking its span. */
+function matches(cleaned: string): { item: number; form: string; at: number }[] {
+  let rest = cleaned;
+  const out: { item: number; form: string; at: number }[] = [];
   for (const { form, item } of FORMS) {
     let at = rest.indexOf(form);
     while (at >= 0) {
       if (edge(rest[at - 1]) && edge(rest[at + form.length])) {
-        out.set(item, [...(out.get(item) ?? []), form]);
+        out.push({ item, form, at });
         rest = `${rest.slice(0, at)}${" ".repeat(form.length)}${rest.slice(at + form.length)}`;
       }
       at = rest.indexOf(form, at + 1);
     }
   }
   return out;
+}
+
+/** The line items a text names, each matched span taken by its longest form, with the forms it used. */
+export function lineItemsIn(text: string): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const { item, form } of matches(clean(text))) out.set(item, [...(out.get(item) ?? []), form]);
+  return out;
+}
+
+/** "as a percentage of", "% of", "a share of": what follows is the base of a ratio, not the figure stated. */
+const RATIO_OF = /(?:percentage|percent|per cent|%|share|proportion|fraction|ratio)\s+of\s+(?:total\s+)?$/;
+
+/**
+ * The line items a sentence states a figure of: those it names other than only as the base of a ratio.
+ * "Gross margin as a percentage of net sales was 40.0%" states gross margin, not revenue; "R&D was 12% of
+ * revenue" states R&D.
+ */
+export function statedLineItems(text: string): Set<number> {
+  const cleaned = clean(text);
+  const stated = matches(cleaned).filter(({ at }) => !RATIO_OF.test(cleaned.slice(Math.max(0, at - 40), at)));
+  return new Set(stated.map((m) => m.item));
 }
 
 /** The one statement line item a question asks for, if it names exactly one, and the names it gives it. */
@@ -138,7 +159,7 @@ const cells = (row: string) =>
 export function statesLineItem(unit: Unit, item: number): boolean {
   // A line item's amount is a figure: a caption ("Net sales:"), a heading or a sentence without one states none.
   if (!/\d/.test(unit.text) || /^\s*#/.test(unit.text)) return false;
-  if (!isTableRow(unit.text)) return lineItemsIn(unit.text).has(item);
+  if (!isTableRow(unit.text)) return statedLineItems(unit.text).has(item);
   const label = cells(unit.text).find((c) => c !== "") ?? "";
   const named = lineItemsIn(label);
   if (named.size > 0) return named.has(item);
