@@ -5,7 +5,7 @@ import { coverage, termSet } from "../../text/overlap.js";
 import type { AnswerType, QuestionPart } from "./analyze.js";
 import { askedTerms, type Candidate } from "./candidates.js";
 import { directSentence, type Lang, languageOf, YES_NO } from "./direct.js";
-import { selfLabelled } from "./evidence-view.js";
+import { cellsOf, selfLabelled } from "./evidence-view.js";
 import { dateLabel, newer } from "./freshness.js";
 import { verdictOf } from "./polarity.js";
 import { hasCue, PRIOR_TIME } from "./question-cues.js";
@@ -15,11 +15,7 @@ import { fieldsOf, type ValueSpan, valueSpan } from "./value-span.js";
 
 /** Makes a quoted line readable: a table row reads "Header: cell; ...", list and heading marks go. */
 export function readable(quote: string, header?: string[]): string {
-  const cells = quote
-    .trim()
-    .replace(/^\||\|$/g, "")
-    .split("|")
-    .map((c) => c.trim());
+  const cells = cellsOf(quote);
   let line = quote;
   if (quote.includes("|") && cells.length >= 2) {
     line =

@@ -33,7 +33,8 @@ export interface Unit {
   heading?: string;
 }
 
-const cellsOf = (line: string) =>
+/** The trimmed cells of a table row, its outer pipes dropped. */
+export const cellsOf = (line: string): string[] =>
   line
     .trim()
     .replace(/^\||\|$/g, "")

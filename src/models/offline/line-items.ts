@@ -1,4 +1,4 @@
-import { isTableRow, type Unit } from "./evidence-view.js";
+import { cellsOf, isTableRow, type Unit } from "./evidence-view.js";
 
 /**
  * Line items of financial statements under the names filings and people give them: "revenue" is the
@@ -144,13 +144,6 @@ export function namesLineItem(text: string, item: number): boolean {
   return lineItemsIn(text).has(item);
 }
 
-const cells = (row: string) =>
-  row
-    .trim()
-    .replace(/^\||\|$/g, "")
-    .split("|")
-    .map((c) => c.trim());
-
 /**
  * Does a unit state the asked line item? A table row does when its label names it, or, where its label
  * names no line item ("Beverages" in a segment table), when its column headers or heading do; a row labelled
@@ -160,7 +153,7 @@ export function statesLineItem(unit: Unit, item: number): boolean {
   // A line item's amount is a figure: a caption ("Net sales:"), a heading or a sentence without one states none.
   if (!/\d/.test(unit.text) || /^\s*#/.test(unit.text)) return false;
   if (!isTableRow(unit.text)) return statedLineItems(unit.text).has(item);
-  const label = cells(unit.text).find((c) => c !== "") ?? "";
+  const label = cellsOf(unit.text).find((c) => c !== "") ?? "";
   const named = lineItemsIn(label);
   if (named.size > 0) return named.has(item);
   return lineItemsIn(`${unit.header?.join(" | ") ?? ""} | ${unit.heading ?? ""}`).has(item);
@@ -176,7 +169,7 @@ const PLAIN = new Set(["total", "net"]);
  */
 export function rowFit(unit: Unit, item: number, asked: ReadonlySet<string>): number {
   if (!isTableRow(unit.text)) return 0;
-  const label = cells(unit.text).find((c) => c !== "") ?? "";
+  const label = cellsOf(unit.text).find((c) => c !== "") ?? "";
   const forms = lineItemsIn(label).get(item);
   if (forms === undefined) return 0;
   let rest = clean(label);
