@@ -19,6 +19,7 @@ import { type SourceRow, type SourceTables, sourceInfo } from "../source-row.js"
 import { docIndexEntry } from "../sqlite/doc-index-text.js";
 import { indexWords } from "./bm25.js";
 import { compactBm25Stats } from "./bm25-stats.js";
+import { compactTermStats } from "./postings.js";
 import { Params } from "./db.js";
 import { aclAllows, chunkFilter } from "./filters.js";
 import { ensureHnswIndex, TS_CONFIG } from "./schema.js";
@@ -223,8 +224,12 @@ export async function writeDocuments(
   }
   for (const [tenant, sources] of touched) {
     await options.setTenant(tenant);
-    await bumpDataVersion(client, tenant);
+    // The statistics first, the data version last: its row is one per tenant, locked from the bump until the
+    // commit, so a concurrent writer of the tenant waits only for the commit, not for the folds (at 40k chunks
+    // with 4 writers the bump waited 85 ms on average behind a fold of 320 ms).
     await compactBm25Stats(client, tenant);
+    await compactTermStats(client, tenant);
+    await bumpDataVersion(client, tenant);
     for (const source of sources) await setMeta(client, metaKey.lastIngest(tenant, source), at);
   }
 }
@@ -283,8 +288,9 @@ export async function removeDocuments(
     options.source,
     options.docIds,
   ]);
-  await bumpDataVersion(client, options.tenant);
   await compactBm25Stats(client, options.tenant);
+  await compactTermStats(client, options.tenant);
+  await bumpDataVersion(client, options.tenant);
   await setMeta(client, metaKey.lastIngest(options.tenant, options.source), new Date().toISOString());
 }
 
@@ -406,6 +412,7 @@ export async function removeSource(client: pg.ClientBase, tenant: string, name: 
   await client.query("DELETE FROM documents WHERE tenant = $1 AND source = $2", [tenant, name]);
   await dropTables(client, { tenant, source: name });
   await client.query("DELETE FROM sources WHERE tenant = $1 AND name = $2", [tenant, name]);
-  await bumpDataVersion(client, tenant);
   await compactBm25Stats(client, tenant);
+  await compactTermStats(client, tenant);
+  await bumpDataVersion(client, tenant);
 }

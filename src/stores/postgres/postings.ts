@@ -13,6 +13,7 @@
  * concurrent writers touch no common row.
  */
 
+import type pg from "pg";
 import { readableRows } from "./policies.js";
 
 /** Schema step 4 -> 5. */
@@ -167,4 +168,67 @@ export function groupRows(): string {
   return `(tenant = (SELECT current_setting('ferret.tenant', true))
     OR (SELECT current_setting('ferret.all_tenants', true) = 'on'))
   AND grp IN (SELECT g.id FROM ferret.term_groups AS g)`;
+}
+
+/**
+ * Schema step 8 -> 9: writers no longer fold term_stats in the chunks trigger (once per inserted document, which
+ * rewrote the rows of each of its ~200 lexemes: a third of a one-writer ingest, and most of term_stats' size as
+ * dead rows), but once per write (`compactTermStats`, after the batch, as bm25_stats). The trigger only appends
+ * delta rows, marked `delta`; a partial index finds the lexemes they touch. Readers sum a term's rows per group,
+ * so folded or not, the counts are the same.
+ */
+export const TERM_STATS_DELTA_MIGRATION = `
+ALTER TABLE ferret.term_stats ADD COLUMN delta boolean NOT NULL DEFAULT false;
+CREATE INDEX term_stats_deltas ON ferret.term_stats (tenant, lexeme) WHERE delta;
+
+CREATE OR REPLACE FUNCTION ferret.chunk_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    WITH gone AS (
+      DELETE FROM ferret.chunk_terms AS ct USING old_rows AS r CROSS JOIN LATERAL jsonb_object_keys(r.tf) AS l (lexeme)
+      WHERE ct.tenant = r.tenant AND ct.lexeme = l.lexeme AND ct.rowid = r.rowid
+      RETURNING ct.tenant, ct.lexeme, ct.grp)
+    INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, delta)
+    SELECT g.tenant, g.lexeme, g.grp, -count(*), true FROM gone AS g GROUP BY g.tenant, g.lexeme, g.grp;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO ferret.term_groups (tenant, source, acl) SELECT DISTINCT r.tenant, r.source, r.acl FROM new_rows AS r
+      ON CONFLICT DO NOTHING;
+    WITH added AS (
+      INSERT INTO ferret.chunk_terms (tenant, lexeme, rowid, f, ntok, grp)
+      SELECT r.tenant, e.key, r.rowid, e.value::float8, r.ntok, g.id
+      FROM new_rows AS r JOIN ferret.term_groups AS g ON g.tenant = r.tenant AND g.source = r.source AND g.acl = r.acl
+      CROSS JOIN LATERAL jsonb_each(r.tf) AS e
+      RETURNING tenant, lexeme, grp, f, ntok)
+    INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok, delta)
+    SELECT a.tenant, a.lexeme, a.grp, count(*), max(a.f), min(a.ntok), true FROM added AS a
+    GROUP BY a.tenant, a.lexeme, a.grp;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+-- Folds every row of each lexeme that has deltas into one row per group (dropping a group's row once its
+-- postings are all gone). Rows a concurrent writer has not committed are not seen and stay for the next fold.
+CREATE FUNCTION ferret.compact_term_stats(t text) RETURNS void LANGUAGE sql AS $$
+  WITH touched AS (SELECT DISTINCT d.lexeme FROM ferret.term_stats AS d WHERE d.tenant = t AND d.delta),
+  gone AS (
+    DELETE FROM ferret.term_stats AS s USING touched AS x WHERE s.tenant = t AND s.lexeme = x.lexeme
+    RETURNING s.lexeme, s.grp, s.n, s.maxf, s.minntok)
+  INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok)
+  SELECT t, g.lexeme, g.grp, sum(g.n), max(g.maxf), min(g.minntok) FROM gone AS g
+  GROUP BY g.lexeme, g.grp HAVING sum(g.n) <> 0
+$$;
+`;
+
+/**
+ * Folds the tenant's term_stats deltas, unless another transaction is folding them (then a later write does).
+ * Runs in the writer's transaction, under its tenant scope, after its chunks are written.
+ */
+export async function compactTermStats(client: pg.ClientBase, tenant: string): Promise<void> {
+  const lock = await client.query<{ got: boolean }>(
+    "SELECT pg_try_advisory_xact_lock(hashtext('ferret.term_stats'), hashtext($1)) AS got",
+    [tenant],
+  );
+  if (lock.rows[0]?.got) await client.query("SELECT ferret.compact_term_stats($1)", [tenant]);
 }

@@ -5,11 +5,11 @@ import { BM25_STATS_MIGRATION } from "./bm25-stats.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
 import { keywordTopMigration } from "./keyword-top.js";
 import { READABLE_POLICY_MIGRATION, TENANT_POLICY_MIGRATION } from "./policies.js";
-import { POSTINGS_MIGRATION, TERM_GROUPS_MIGRATION } from "./postings.js";
+import { POSTINGS_MIGRATION, TERM_GROUPS_MIGRATION, TERM_STATS_DELTA_MIGRATION } from "./postings.js";
 import { restemToPorter } from "./restem.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 8;
+export const PG_SCHEMA_VERSION = 9;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
@@ -197,6 +197,7 @@ const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
   (client) => restemToPorter(client, TS_CONFIG),
   TERM_GROUPS_MIGRATION,
   keywordTopMigration(TS_CONFIG),
+  TERM_STATS_DELTA_MIGRATION,
 ];
 
 /** How to get pg_textsearch's index, which the warnings about it end with. */

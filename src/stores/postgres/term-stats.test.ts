@@ -91,6 +91,27 @@ async function counts(url: string, scope: Scope) {
   }
 }
 
+/** Under `scope`: term_stats' delta rows not yet folded, and (lexeme, group) pairs with more than one row. */
+async function unfolded(url: string, scope: Scope) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`SET ROLE ${APP_ROLE}`);
+    await client.query("BEGIN");
+    await setScope(client, scope);
+    const row = await client.query<{ deltas: number; repeated: number; rows: number }>(
+      `SELECT (SELECT count(*)::float8 FROM ferret.term_stats WHERE delta) AS deltas,
+         (SELECT count(*)::float8 FROM (SELECT 1 FROM ferret.term_stats GROUP BY lexeme, grp HAVING count(*) > 1) AS x)
+           AS repeated,
+         (SELECT count(*)::float8 FROM ferret.term_stats) AS rows`,
+    );
+    await client.query("ROLLBACK");
+    return row.rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
 /** term_stats agrees with the postings under `scope`: counts exact, bounds at least as wide. */
 async function expectCounts(url: string, scope: Scope): Promise<number> {
   const { kept, actual, postings } = await counts(url, scope);
@@ -164,6 +185,10 @@ describeOnServers(
         }
         // The principals read different postings (alice none of hr's, olga only globex's).
         expect(seen.size).toBeGreaterThan(2);
+        // Each write folded the deltas its chunks' triggers appended: one row per term and group is left.
+        const layout = await unfolded(url, writeScope(ACME));
+        expect(layout?.rows).toBeGreaterThan(0);
+        expect(layout).toMatchObject({ deltas: 0, repeated: 0 });
         // A transaction that set no scope reads no posting, count or group.
         const { kept, postings } = await counts(url, {});
         expect(kept).toEqual([]);
