@@ -19,9 +19,9 @@ import { type SourceRow, type SourceTables, sourceInfo } from "../source-row.js"
 import { docIndexEntry } from "../sqlite/doc-index-text.js";
 import { indexWords } from "./bm25.js";
 import { compactBm25Stats } from "./bm25-stats.js";
-import { compactTermStats } from "./postings.js";
 import { Params } from "./db.js";
 import { aclAllows, chunkFilter } from "./filters.js";
+import { compactTermStats } from "./postings.js";
 import { ensureHnswIndex, TS_CONFIG } from "./schema.js";
 import { dropTables } from "./tables.js";
 
