@@ -280,8 +280,20 @@ function asUser(): { prefix: string[]; uid?: number; gid?: number } {
   return { prefix: [] };
 }
 
-/** A PostgreSQL cluster in a temporary folder on a free loopback port, trust authentication, C locale. */
-export async function startCluster(): Promise<TestServer> {
+/**
+ * A PostgreSQL cluster in a temporary folder on a free loopback port, trust authentication, C locale.
+ * `settings` are server parameters given at start (`-c name=value`), as a tuned server would have them.
+ */
+export async function startCluster(settings: Readonly<Record<string, string>> = {}): Promise<TestServer> {
+  for (const [name, value] of Object.entries(settings)) {
+    if (!/^[a-z_.]+$/.test(name) || !/^[A-Za-z0-9_.]+$/.test(value))
+      throw new RangeError(
+        `invalid server setting ${name}=${value}: a name of a-z, _ and ., a value of letters, digits, _ and .`,
+      );
+  }
+  const extra = Object.entries(settings)
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join("");
   const dir = mkdtempSync(join(tmpdir(), "ferret-pg-"));
   const user = asUser();
   if (user.uid !== undefined && user.gid !== undefined) {
@@ -304,7 +316,7 @@ export async function startCluster(): Promise<TestServer> {
       join(dir, "log"),
       "-w",
       "-o",
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100${extra}`,
       "start",
     ]);
   } catch (error) {
