@@ -9,7 +9,7 @@
  *   may read sum to the N and tokens of the rows it may read, and no other.
  *
  * Writers never update a shared row: statement triggers on chunks and documents append one delta row per
- * (tenant, source, acl) a statement inserts or deletes, and `compactBm25Stats` folds a tenant's deltas into one
+ * (tenant, source, acl) a statement inserts or deletes, and `compactStats` folds a tenant's deltas into one
  * row per group after a write, in the writer's transaction, when no other writer of that tenant is folding
  * them (a try-lock, so no writer waits). Each delta row is deleted by the one transaction that folds it, so the
  * sums stay exact under concurrent writers.
@@ -82,13 +82,17 @@ $$;
 `;
 
 /**
- * Folds the tenant's bm25_stats deltas into one row per group, unless another transaction is folding them
- * (then the next write does). Runs in the writer's transaction, under its tenant scope.
+ * Folds the tenant's deltas of both statistics tables, bm25_stats and term_stats (postings.ts), each into one
+ * row per group (and term), unless another transaction is folding that table (then a later write does). Each
+ * table has its own try-lock and `ferret.compact_<table>` function. Runs in the writer's transaction, under its
+ * tenant scope, after its rows are written.
  */
-export async function compactBm25Stats(client: pg.ClientBase, tenant: string): Promise<void> {
-  const lock = await client.query<{ got: boolean }>(
-    "SELECT pg_try_advisory_xact_lock(hashtext('ferret.bm25_stats'), hashtext($1)) AS got",
-    [tenant],
-  );
-  if (lock.rows[0]?.got) await client.query("SELECT ferret.compact_bm25_stats($1)", [tenant]);
+export async function compactStats(client: pg.ClientBase, tenant: string): Promise<void> {
+  for (const table of ["bm25_stats", "term_stats"]) {
+    const lock = await client.query<{ got: boolean }>(
+      "SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext($2)) AS got",
+      [`ferret.${table}`, tenant],
+    );
+    if (lock.rows[0]?.got) await client.query(`SELECT ferret.compact_${table}($1)`, [tenant]);
+  }
 }

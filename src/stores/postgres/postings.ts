@@ -13,7 +13,6 @@
  * concurrent writers touch no common row.
  */
 
-import type pg from "pg";
 import { readableRows } from "./policies.js";
 
 /** Schema step 4 -> 5. */
@@ -173,7 +172,7 @@ export function groupRows(): string {
 /**
  * Schema step 8 -> 9: writers no longer fold term_stats in the chunks trigger (once per inserted document, which
  * rewrote the rows of each of its ~200 lexemes: a third of a one-writer ingest, and most of term_stats' size as
- * dead rows), but once per write (`compactTermStats`, after the batch, as bm25_stats). The trigger only appends
+ * dead rows), but once per write (`compactStats`, after the batch, with bm25_stats). The trigger only appends
  * delta rows, marked `delta`; a partial index finds the lexemes they touch. Readers sum a term's rows per group,
  * so folded or not, the counts are the same.
  */
@@ -220,15 +219,3 @@ CREATE FUNCTION ferret.compact_term_stats(t text) RETURNS void LANGUAGE sql AS $
   GROUP BY g.lexeme, g.grp HAVING sum(g.n) <> 0
 $$;
 `;
-
-/**
- * Folds the tenant's term_stats deltas, unless another transaction is folding them (then a later write does).
- * Runs in the writer's transaction, under its tenant scope, after its chunks are written.
- */
-export async function compactTermStats(client: pg.ClientBase, tenant: string): Promise<void> {
-  const lock = await client.query<{ got: boolean }>(
-    "SELECT pg_try_advisory_xact_lock(hashtext('ferret.term_stats'), hashtext($1)) AS got",
-    [tenant],
-  );
-  if (lock.rows[0]?.got) await client.query("SELECT ferret.compact_term_stats($1)", [tenant]);
-}

@@ -64,17 +64,28 @@ async function writeRows(url: string): Promise<void> {
   }
 }
 
-/**
- * Per lexeme, under `scope`: the counts term_stats holds (postings, largest frequency, smallest token count)
- * and those of the chunks themselves (one posting per chunk and key of its tf).
- */
-async function counts(url: string, scope: Scope) {
+/** Runs `fn` as the application role in a transaction under `scope`, rolled back after. */
+async function inScope<T>(url: string, scope: Scope, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(`SET ROLE ${APP_ROLE}`);
     await client.query("BEGIN");
     await setScope(client, scope);
+    const result = await fn(client);
+    await client.query("ROLLBACK");
+    return result;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Per lexeme, under `scope`: the counts term_stats holds (postings, largest frequency, smallest token count)
+ * and those of the chunks themselves (one posting per chunk and key of its tf).
+ */
+function counts(url: string, scope: Scope) {
+  return inScope(url, scope, async (client) => {
     const kept = await client.query<{ lexeme: string; n: number; maxf: number; minntok: number }>(
       `SELECT lexeme, sum(n)::float8 AS n, max(maxf) AS maxf, min(minntok)::float8 AS minntok
        FROM ferret.term_stats GROUP BY lexeme HAVING sum(n) <> 0 ORDER BY lexeme COLLATE "C"`,
@@ -84,32 +95,21 @@ async function counts(url: string, scope: Scope) {
        FROM ferret.chunks AS c CROSS JOIN LATERAL jsonb_each(c.tf) AS t GROUP BY t.key ORDER BY t.key COLLATE "C"`,
     );
     const postings = await client.query<{ n: number }>("SELECT count(*)::float8 AS n FROM ferret.chunk_terms");
-    await client.query("ROLLBACK");
     return { kept: kept.rows, actual: actual.rows, postings: postings.rows[0]?.n ?? -1 };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Under `scope`: term_stats' delta rows not yet folded, and (lexeme, group) pairs with more than one row. */
-async function unfolded(url: string, scope: Scope) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`SET ROLE ${APP_ROLE}`);
-    await client.query("BEGIN");
-    await setScope(client, scope);
+function unfolded(url: string, scope: Scope) {
+  return inScope(url, scope, async (client) => {
     const row = await client.query<{ deltas: number; repeated: number; rows: number }>(
       `SELECT (SELECT count(*)::float8 FROM ferret.term_stats WHERE delta) AS deltas,
          (SELECT count(*)::float8 FROM (SELECT 1 FROM ferret.term_stats GROUP BY lexeme, grp HAVING count(*) > 1) AS x)
            AS repeated,
          (SELECT count(*)::float8 FROM ferret.term_stats) AS rows`,
     );
-    await client.query("ROLLBACK");
     return row.rows[0];
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** term_stats agrees with the postings under `scope`: counts exact, bounds at least as wide. */
