@@ -15,15 +15,13 @@ import { createCorpus } from "./corpus.js";
 import { buildStore, scaleLabel } from "./fixtures.js";
 import { latency, now, timeEach } from "./measure.js";
 import type { BenchContext, Benchmark, BenchResult, ResultRow } from "./report.js";
-import { bruteForceTopK, clusteredVectors } from "./vectors.js";
+import { bruteForceTopK, clusteredVectors, MODEL_LIKE } from "./vectors.js";
 
-const DIMS = 384;
+const DIMS = MODEL_LIKE.dims;
 const K = 10;
 const QUERIES = 100;
 const BUDGET_MS = 30_000;
-const VECTOR_SEED = 7;
-const CLUSTERS = 100;
-const SPREAD = 0.9;
+const { seed: VECTOR_SEED, clusters: CLUSTERS, spread: SPREAD } = MODEL_LIKE;
 const CHUNKS_PER_DOC = 5;
 
 async function vectorPart(ctx: BenchContext, count: number) {

@@ -4,7 +4,8 @@
  * vector and hybrid), and, where initdb and pg_ctl are on PATH, a throw-away PostgreSQL cluster (keyword only
  * when pgvector is not installed there, as on the PostgreSQL 15 of the test machines; the notes say so). Each store measures: ingest chunks/s with 1 writer (first
  * half of the corpus) and 4 concurrent writers (second half); BM25 p50/p95 of store.keywordSearch; kNN p50/p95
- * (HNSW, `approximate`) and its recall@10 against an exact scan in JS; kNN p50/p95 with `auto` (the retriever's
+ * (HNSW, `approximate`) and its recall@10 against an exact scan in JS, on the hashing vectors and again, in a
+ * second store, on model-like vectors (bench/vectors.ts MODEL_LIKE); kNN p50/p95 with `auto` (the retriever's
  * strategy: the store picks its exact scan or its index); hybrid p50 through the retriever; each
  * search with 1 client and with 4 concurrent clients. The baseline of every PostgreSQL row is the SQLite
  * store's figure from the same run (ratio PostgreSQL/SQLite), so no figure is compared with a fixed time.
@@ -16,6 +17,7 @@
  * and PGlite at a smaller scale, or PGlite for kNN alone with its rows loaded in bulk
  * (FERRET_BENCH_STORES_PGLITE_LOAD=bulk, see pgliteBulk).
  */
+import { cpus } from "node:os";
 import { join } from "node:path";
 import driver from "pg";
 import { createHashingEmbedder } from "../src/embedders/hashing.js";
@@ -32,7 +34,7 @@ import { BATCH_DOCUMENTS, scaleLabel } from "./fixtures.js";
 import { latency, now } from "./measure.js";
 import { bulkLoadVectors } from "./pg-bulk.js";
 import type { BenchContext, Benchmark, BenchResult, ResultRow } from "./report.js";
-import { bruteForceTopK } from "./vectors.js";
+import { bruteForceTopK, clusteredVectors, MODEL_LIKE } from "./vectors.js";
 
 const K = 10;
 const QUERIES = 100;
@@ -50,6 +52,8 @@ interface StoreFigures {
   /** Absent where the rows were loaded in bulk for kNN alone. */
   keyword?: { c1: Lat; c4: Lat };
   knn?: { c1: Lat; c4: Lat; recall: number };
+  /** kNN (HNSW) and recall on model-like vectors (MODEL_LIKE), in a second store. */
+  knnModel?: { c1: Lat; c4: Lat; recall: number };
   /** store.vectorSearch with strategy `auto` (the retriever's): the store picks exact or its index. */
   knnAuto?: { c1: Lat; c4: Lat };
   hybrid?: { c1: Lat; c4: Lat };
@@ -95,11 +99,33 @@ async function timeConcurrent<T>(inputs: readonly T[], clients: number, fn: (inp
   return latency(samples);
 }
 
-/** Writes batches with `workers` concurrent writers; returns chunks per second. */
-async function ingest(store: StoreV1, batches: DocumentWrite[][], workers: number): Promise<number> {
+/** Busy and total milliseconds of every core of the machine so far. */
+function machineTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    const all = times.user + times.nice + times.sys + times.idle + times.irq;
+    busy += all - times.idle;
+    total += all;
+  }
+  return { busy, total };
+}
+
+/** Chunks per second of an ingest, and how many of the machine's cores were busy on average meanwhile. */
+interface IngestFigure {
+  rate: number;
+  busyCores: number;
+}
+
+/**
+ * Writes batches with `workers` concurrent writers. The cores busy (the whole machine: this process and the
+ * server's) bound what more writers can gain: with one writer keeping b of n cores busy, n/b is the most.
+ */
+async function ingest(store: StoreV1, batches: DocumentWrite[][], workers: number): Promise<IngestFigure> {
   let next = 0;
   let chunks = 0;
   const t0 = now();
+  const m0 = machineTimes();
   const loop = async () => {
     while (next < batches.length) {
       const batch = batches[next++] as DocumentWrite[];
@@ -108,7 +134,12 @@ async function ingest(store: StoreV1, batches: DocumentWrite[][], workers: numbe
     }
   };
   await Promise.all(Array.from({ length: workers }, loop));
-  return chunks / ((now() - t0) / 1000);
+  const m1 = machineTimes();
+  const cores = cpus().length;
+  return {
+    rate: chunks / ((now() - t0) / 1000),
+    busyCores: m1.total > m0.total ? (cores * (m1.busy - m0.busy)) / (m1.total - m0.total) : Number.NaN,
+  };
 }
 
 export interface Workload {
@@ -122,6 +153,27 @@ export interface Workload {
   queryVectors: Float32Array[];
   /** Exact top-10 chunk ids per query vector. */
   truth: string[][];
+  /** The same chunks with model-like vectors (MODEL_LIKE), for the second kNN measure. */
+  model: ModelVectors;
+}
+
+/** Model-like vectors for every chunk (corpus order), query vectors from the same topics, their exact top 10. */
+export interface ModelVectors {
+  dims: number;
+  matrix: Float32Array;
+  queryVectors: Float32Array[];
+  truth: string[][];
+}
+
+function modelVectors(ids: string[]): ModelVectors {
+  const { dims, clusters, spread, seed } = MODEL_LIKE;
+  const data = clusteredVectors({ dims, clusters, spread, seed, stream: 1 });
+  const matrix = new Float32Array(ids.length * dims);
+  for (let i = 0; i < ids.length; i++) matrix.set(data.next(), i * dims);
+  const queries = clusteredVectors({ dims, clusters, spread, seed, stream: 2 });
+  const queryVectors = Array.from({ length: QUERIES + WARMUP }, () => queries.next());
+  const truth = queryVectors.map((q) => bruteForceTopK(matrix, dims, q, K).map((i) => ids[i] as string));
+  return { dims, matrix, queryVectors, truth };
 }
 
 async function workload(ctx: BenchContext, chunks: number): Promise<Workload> {
@@ -147,7 +199,71 @@ async function workload(ctx: BenchContext, chunks: number): Promise<Workload> {
   const queries = corpus.keywordQueries(QUERIES + WARMUP);
   const queryVectors = await embedder.embed(queries);
   const truth = queryVectors.map((q) => bruteForceTopK(matrix, dims, q, K).map((i) => ids[i] as string));
-  return { corpus, batches, dims, matrix, ids, queries, queryVectors, truth };
+  ctx.progress(
+    `stores: ${chunks.toLocaleString("en-US")} model-like ${MODEL_LIKE.dims}-d vectors and their exact top ${K}`,
+  );
+  const model = modelVectors(ids);
+  return { corpus, batches, dims, matrix, ids, queries, queryVectors, truth, model };
+}
+
+/**
+ * kNN through the HNSW index (`approximate`) with 1 and 4 clients, and recall@K against `truth` (the exact top K
+ * of each query vector); the first WARMUP vectors warm up.
+ */
+async function measureKnn(
+  store: StoreV1,
+  queryVectors: Float32Array[],
+  truth: string[][],
+): Promise<{ c1: Lat; c4: Lat; recall: number }> {
+  const vecs = queryVectors.slice(WARMUP).map((v, i) => ({ v, truth: truth[i + WARMUP] as string[] }));
+  const knn = (q: { v: Float32Array }) =>
+    store.vectorSearch({ principal: LOCAL_OWNER, k: K, vector: q.v, strategy: "approximate" });
+  for (const v of queryVectors.slice(0, WARMUP)) await knn({ v });
+  let found = 0;
+  let wanted = 0;
+  for (const q of vecs) {
+    const got = new Set((await knn(q)).map((h) => h.id));
+    found += q.truth.filter((id) => got.has(id)).length;
+    wanted += q.truth.length;
+  }
+  return {
+    c1: await timeConcurrent(vecs, 1, knn),
+    c4: await timeConcurrent(vecs, 4, knn),
+    recall: wanted > 0 ? found / wanted : Number.NaN,
+  };
+}
+
+/**
+ * kNN on model-like vectors (MODEL_LIKE) in a second, empty store: `load` writes every chunk of the corpus with
+ * its model-like vector (through the store, or in bulk); then as `measureKnn`.
+ */
+async function measureModelKnn(
+  ctx: BenchContext,
+  name: string,
+  store: StoreV1,
+  w: Workload,
+  load: (batches: DocumentWrite[][]) => Promise<void>,
+): Promise<{ c1: Lat; c4: Lat; recall: number }> {
+  const { dims, matrix } = w.model;
+  ctx.progress(`stores/${name}: loading ${w.ids.length.toLocaleString("en-US")} model-like ${dims}-d vectors`);
+  await store.putSource({
+    name: w.corpus.source,
+    tenant: w.corpus.tenant,
+    kind: "documents",
+    description: "Synthetic engineering reports.",
+    acl: [],
+  });
+  let at = 0;
+  const batches = w.batches.map((batch) =>
+    batch.map((write) => ({
+      ...write,
+      chunks: write.chunks.map((chunk) => ({ ...chunk, embedding: matrix.subarray(at * dims, ++at * dims) })),
+    })),
+  );
+  await load(batches);
+  await store.setEmbedderInfo(w.corpus.tenant, { id: "bench:model-like", dimensions: dims });
+  ctx.progress(`stores/${name}: kNN on model-like vectors and recall@${K}`);
+  return measureKnn(store, w.model.queryVectors, w.model.truth);
 }
 
 async function measureStore(
@@ -179,9 +295,15 @@ async function measureStore(
       : w.batches.map((b) => b.map((write) => ({ ...write, chunks: write.chunks.map(({ embedding: _, ...c }) => c) })));
     const half = Math.floor(batches.length / 2);
     ctx.progress(`stores/${name}: ingest, 1 writer (${half} batches)`);
-    const ingest1 = await ingest(store, batches.slice(0, half), 1);
+    const one = await ingest(store, batches.slice(0, half), 1);
     ctx.progress(`stores/${name}: ingest, 4 writers (${batches.length - half} batches)`);
-    const ingest4 = await ingest(store, batches.slice(half), 4);
+    const four = await ingest(store, batches.slice(half), 4);
+    const ingest1 = one.rate;
+    const ingest4 = four.rate;
+    const cores = cpus().length;
+    notes.push(
+      `${name}: ingest kept ${one.busyCores.toFixed(2)} of ${cores} cores busy with 1 writer, ${four.busyCores.toFixed(2)} with 4: so 4w/1w could reach at most ${(cores / one.busyCores).toFixed(2)} here`,
+    );
     const keyword = (q: string) => store.keywordSearch({ principal: LOCAL_OWNER, k: K, terms: queryTerms(q) });
     ctx.progress(`stores/${name}: keyword search`);
     for (const q of warm) await keyword(q);
@@ -192,22 +314,8 @@ async function measureStore(
   if (!options.vectors) return figures;
 
   ctx.progress(`stores/${name}: kNN and recall@${K}`);
-  const vecs = w.queryVectors.slice(WARMUP).map((v, i) => ({ v, truth: w.truth[i + WARMUP] as string[] }));
-  const knn = (q: { v: Float32Array }) =>
-    store.vectorSearch({ principal: LOCAL_OWNER, k: K, vector: q.v, strategy: "approximate" });
-  for (const v of w.queryVectors.slice(0, WARMUP)) await knn({ v });
-  let found = 0;
-  let wanted = 0;
-  for (const q of vecs) {
-    const got = new Set((await knn(q)).map((h) => h.id));
-    found += q.truth.filter((id) => got.has(id)).length;
-    wanted += q.truth.length;
-  }
-  figures.knn = {
-    c1: await timeConcurrent(vecs, 1, knn),
-    c4: await timeConcurrent(vecs, 4, knn),
-    recall: wanted > 0 ? found / wanted : Number.NaN,
-  };
+  figures.knn = await measureKnn(store, w.queryVectors, w.truth);
+  const vecs = w.queryVectors.slice(WARMUP).map((v) => ({ v }));
   ctx.progress(`stores/${name}: kNN with strategy auto`);
   const auto = (q: { v: Float32Array }) =>
     store.vectorSearch({ principal: LOCAL_OWNER, k: K, vector: q.v, strategy: "auto" });
@@ -285,8 +393,12 @@ function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boole
       cmp(`BM25 p95 ${clients}c`, "ms", pg.keyword[key].p95, base.keyword[key].p95, "lower");
     }
     if (pg.knn && base.knn) {
-      cmp(`kNN p50 ${clients}c`, "ms", pg.knn[key].p50, base.knn[key].p50, "lower", t);
+      cmp(`kNN p50 ${clients}c`, "ms", pg.knn[key].p50, base.knn[key].p50, "lower");
       cmp(`kNN p95 ${clients}c`, "ms", pg.knn[key].p95, base.knn[key].p95, "lower");
+    }
+    if (pg.knnModel && base.knnModel) {
+      cmp(`kNN model-like p50 ${clients}c`, "ms", pg.knnModel[key].p50, base.knnModel[key].p50, "lower", t);
+      cmp(`kNN model-like p95 ${clients}c`, "ms", pg.knnModel[key].p95, base.knnModel[key].p95, "lower");
     }
     if (pg.knnAuto && base.knnAuto) {
       cmp(`kNN auto p50 ${clients}c`, "ms", pg.knnAuto[key].p50, base.knnAuto[key].p50, "lower");
@@ -296,6 +408,8 @@ function rowsFor(pg: StoreFigures, base: StoreFigures, label: string, big: boole
       cmp(`hybrid p50 ${clients}c`, "ms", pg.hybrid[key].p50, base.hybrid[key].p50, "lower");
   }
   if (pg.knn && base.knn) cmp("kNN recall@10", "recall", pg.knn.recall, base.knn.recall, "higher");
+  if (pg.knnModel && base.knnModel)
+    cmp("kNN model-like recall@10", "recall", pg.knnModel.recall, base.knnModel.recall, "higher");
   return rows;
 }
 
@@ -316,6 +430,11 @@ function wins(pg: StoreFigures, base: StoreFigures): string {
     );
     pairs.push(["recall", pg.knn.recall, base.knn.recall, "higher"]);
   }
+  if (pg.knnModel && base.knnModel)
+    pairs.push(
+      ["kNN model-like 1c", pg.knnModel.c1.p50, base.knnModel.c1.p50, "lower"],
+      ["model-like recall", pg.knnModel.recall, base.knnModel.recall, "higher"],
+    );
   if (pg.hybrid && base.hybrid) pairs.push(["hybrid 1c", pg.hybrid.c1.p50, base.hybrid.c1.p50, "lower"]);
   const pgWins: string[] = [];
   const baseWins: string[] = [];
@@ -327,10 +446,10 @@ function wins(pg: StoreFigures, base: StoreFigures): string {
   return `${pg.name} wins: ${pgWins.join(", ") || "nothing"}; ${base.name} wins: ${baseWins.join(", ") || "nothing"}`;
 }
 
-async function withServer<T>(start: () => Promise<TestServer>, fn: (url: string) => Promise<T>): Promise<T> {
+async function withServer<T>(start: () => Promise<TestServer>, fn: (server: TestServer) => Promise<T>): Promise<T> {
   const server = await start();
   try {
-    return await fn(await server.database());
+    return await fn(server);
   } finally {
     await server.stop();
   }
@@ -345,6 +464,22 @@ async function withServer<T>(start: () => Promise<TestServer>, fn: (url: string)
  */
 export function clusterSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return { shared_buffers: env.FERRET_BENCH_STORES_PG_SHARED_BUFFERS || "2GB" };
+}
+
+/**
+ * The model-like kNN measure on a PostgreSQL server: a second database, its chunks and vectors loaded in bulk
+ * (bench/pg-bulk.ts: the index is built once after the load; ingest is measured on the first store).
+ */
+async function modelKnnOnPostgres(ctx: BenchContext, name: string, server: TestServer, w: Workload) {
+  const url = await server.database();
+  const store = await createPostgresStore({ url, poolSize: 8 });
+  try {
+    return await measureModelKnn(ctx, name, store, w, async (batches) => {
+      await bulkLoadVectors(url, { ...w, batches, dims: w.model.dims, matrix: w.model.matrix });
+    });
+  } finally {
+    await store.close();
+  }
 }
 
 const SERVERS = ["pglite", "pg-cluster"] as const;
@@ -377,9 +512,14 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
   const w = await workload(ctx, chunks);
   const sqlite = await createSqliteStore({ path: join(ctx.scratch, "stores.db") });
   const base = await measureStore(ctx, "sqlite", sqlite, w, { vectors: true }).finally(() => sqlite.close());
+  const sqliteModel = await createSqliteStore({ path: join(ctx.scratch, "stores-model.db") });
+  base.knnModel = await measureModelKnn(ctx, "sqlite", sqliteModel, w, async (batches) => {
+    for (const batch of batches) await sqliteModel.writeDocuments(batch);
+  }).finally(() => sqliteModel.close());
   const measured: StoreFigures[] = [];
   const warnings: string[] = [];
-  const postgres = async (name: string, url: string) => {
+  const postgres = async (name: string, server: TestServer) => {
+    const url = await server.database();
     const store = await createPostgresStore({ url, poolSize: 8, onWarning: (m) => warnings.push(`${name}: ${m}`) });
     try {
       // Without pgvector there is no HNSW index to measure: such a server is measured on keywords only.
@@ -393,6 +533,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
           : undefined;
       const figures = await measureStore(ctx, name, store, w, { vectors, bulk });
       figures.server = await serverLabel(url);
+      if (vectors) figures.knnModel = await modelKnnOnPostgres(ctx, name, server, w);
       figures.notes.push(
         `${name}: keyword search ranks with bm25 (pg_textsearch index ${store.textsearchIndex ? "built" : "not built"}), matching ${store.indexedKeywordMatch ? "through the leakproof GIN index" : "without an index (built-in @@ under row-level security)"}`,
         vectors
@@ -406,14 +547,14 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
   };
   if (chosen.has("pglite")) {
     ctx.progress("stores: starting PGlite (socket server)");
-    measured.push(await withServer(startPglite, (url) => postgres("pglite", url)));
+    measured.push(await withServer(startPglite, (server) => postgres("pglite", server)));
   }
   if (chosen.has("pg-cluster") && clusterAvailable()) {
     ctx.progress("stores: starting a PostgreSQL cluster (initdb)");
     const settings = clusterSettings();
     const figures = await withServer(
       () => startCluster(settings),
-      (url) => postgres("pg-cluster", url),
+      (server) => postgres("pg-cluster", server),
     );
     figures.notes.push(
       `pg-cluster: started with ${Object.entries(settings)
@@ -427,6 +568,7 @@ async function run(ctx: BenchContext): Promise<BenchResult> {
     `${w.corpus.chunkCount.toLocaleString("en-US")} chunks (${w.corpus.documentCount.toLocaleString("en-US")} documents) from bench/corpus.ts, ${w.dims}-d hashing-embedder vectors; ${QUERIES} queries after ${WARMUP} warm-up, k=${K}`,
     "baseline: the SQLite store in the same run; ratio = PostgreSQL / SQLite (latency: lower is better; chunks/s and recall: higher)",
     "ingest: first half of the batches with 1 writer, second half with 4 concurrent writers (the index is larger then)",
+    `kNN model-like: a second store of the same chunks with ${MODEL_LIKE.dims}-d vectors shaped like a sentence model's (bench/vectors.ts MODEL_LIKE: ${MODEL_LIKE.clusters} topics, queries from the same topics), written through the SQLite store and loaded in bulk into PostgreSQL (pg-bulk.ts); the kNN target (p50 <= 10 ms at 100k) is checked there. The hashing embedder's 3-word queries have 3 to 6 non-zero components of ${w.dims}: graph indexes search long for them and find part of the exact top 10 (the kNN rows)`,
     "BM25: store.keywordSearch; kNN: store.vectorSearch strategy 'approximate' (HNSW), recall@10 against an exact JS scan; kNN auto: strategy 'auto' (the retriever's: each store picks its exact scan or its index by the tenant's vector count); hybrid: retriever mode 'hybrid'",
     "4c: four concurrent clients, each latency sample is one call",
     ...measured.map((m) => wins(m, base)),

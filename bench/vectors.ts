@@ -45,6 +45,13 @@ export function clusteredVectors(options: {
   };
 }
 
+/**
+ * Vectors shaped like a sentence-embedding model's (384 dimensions, as the small models): 100 topics, points
+ * spread around them; queries come from the same topics (another `stream`). Shared by the benches that measure
+ * an HNSW index on such vectors.
+ */
+export const MODEL_LIKE = { dims: 384, clusters: 100, spread: 0.9, seed: 7 } as const;
+
 /** Exact top-k by dot product (cosine for unit vectors) over a packed matrix, in plain JS. */
 export function bruteForceTopK(matrix: Float32Array, dims: number, query: Float32Array, k: number): number[] {
   const n = matrix.length / dims;
