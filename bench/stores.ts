@@ -206,6 +206,17 @@ async function workload(ctx: BenchContext, chunks: number): Promise<Workload> {
   return { corpus, batches, dims, matrix, ids, queries, queryVectors, truth, model };
 }
 
+/** The corpus's source record, which every store of the bench gets before its chunks. */
+function putCorpusSource(store: StoreV1, w: Workload): Promise<void> {
+  return store.putSource({
+    name: w.corpus.source,
+    tenant: w.corpus.tenant,
+    kind: "documents",
+    description: "Synthetic engineering reports.",
+    acl: [],
+  });
+}
+
 /**
  * kNN through the HNSW index (`approximate`) with 1 and 4 clients, and recall@K against `truth` (the exact top K
  * of each query vector); the first WARMUP vectors warm up.
@@ -246,13 +257,7 @@ async function measureModelKnn(
 ): Promise<{ c1: Lat; c4: Lat; recall: number }> {
   const { dims, matrix } = w.model;
   ctx.progress(`stores/${name}: loading ${w.ids.length.toLocaleString("en-US")} model-like ${dims}-d vectors`);
-  await store.putSource({
-    name: w.corpus.source,
-    tenant: w.corpus.tenant,
-    kind: "documents",
-    description: "Synthetic engineering reports.",
-    acl: [],
-  });
+  await putCorpusSource(store, w);
   let at = 0;
   const batches = w.batches.map((batch) =>
     batch.map((write) => ({
@@ -274,13 +279,7 @@ async function measureStore(
   options: { vectors: boolean; bulk?: () => Promise<string> },
 ): Promise<StoreFigures> {
   const notes: string[] = [];
-  await store.putSource({
-    name: w.corpus.source,
-    tenant: w.corpus.tenant,
-    kind: "documents",
-    description: "Synthetic engineering reports.",
-    acl: [],
-  });
+  await putCorpusSource(store, w);
   const embedder = createHashingEmbedder({ dimensions: w.dims });
   const warm = w.queries.slice(0, WARMUP);
   const qs = w.queries.slice(WARMUP);
