@@ -165,7 +165,7 @@ export function bm25Ranking(options: {
   const score = options.lexemes
     .map(
       (_, i) =>
-        `idf.idf${i} * coalesce(m.f${i}, 0) * ${BM25_K1 + 1} / (coalesce(m.f${i}, 0) + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * m.ntok / nullif(idf.avgdl, 0)))`,
+        `idf.idf${i} * coalesce(m.f${i}, 0) * ${BM25_K1 + 1} / (coalesce(m.f${i}, 0) + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * m.ntok::float8 / nullif(idf.avgdl, 0)))`,
     )
     .join(" + ");
   const any = `to_tsquery('${config}', ${p.add(terms.map((t) => t.tsquery).join(" | "))}::text)`;

@@ -3,13 +3,18 @@ import { StoreError } from "../../spec/errors.js";
 import { BM25_MIGRATION } from "./bm25.js";
 import { BM25_STATS_MIGRATION } from "./bm25-stats.js";
 import { quoteIdent, redactUrl, setScope } from "./db.js";
-import { keywordTopMigration } from "./keyword-top.js";
+import { keywordTopMigration, keywordTopRenewal } from "./keyword-top.js";
 import { READABLE_POLICY_MIGRATION, TENANT_POLICY_MIGRATION } from "./policies.js";
-import { POSTINGS_MIGRATION, TERM_GROUPS_MIGRATION, TERM_STATS_DELTA_MIGRATION } from "./postings.js";
+import {
+  LOW_POSTINGS_MIGRATION,
+  POSTINGS_MIGRATION,
+  TERM_GROUPS_MIGRATION,
+  TERM_STATS_DELTA_MIGRATION,
+} from "./postings.js";
 import { restemToPorter } from "./restem.js";
 
 /** Bump when the DDL changes, and add a step to `MIGRATIONS`. */
-export const PG_SCHEMA_VERSION = 9;
+export const PG_SCHEMA_VERSION = 10;
 
 /** The role that owns ferret's tables when the login role may create roles (FORCE RLS binds it). */
 export const APP_ROLE = "ferret_app";
@@ -198,6 +203,7 @@ const MIGRATIONS: (string | ((client: pg.ClientBase) => Promise<void>))[] = [
   TERM_GROUPS_MIGRATION,
   keywordTopMigration(TS_CONFIG),
   TERM_STATS_DELTA_MIGRATION,
+  `${LOW_POSTINGS_MIGRATION}\n${keywordTopRenewal(TS_CONFIG)}`,
 ];
 
 /** How to get pg_textsearch's index, which the warnings about it end with. */
