@@ -10,6 +10,7 @@ import { queryTerms } from "../../text/tokenize.js";
 import { indexWords } from "./bm25.js";
 import { principalScope, type Scope, setScope, writeScope } from "./db.js";
 import { createPostgresStore } from "./index.js";
+import { HIGH_F } from "./postings.js";
 import { APP_ROLE, TS_CONFIG } from "./schema.js";
 import { databaseAtVersion, describeOnServers } from "./test-servers.js";
 
@@ -81,18 +82,20 @@ async function inScope<T>(url: string, scope: Scope, fn: (client: pg.Client) => 
 }
 
 /**
- * Per lexeme, under `scope`: the counts term_stats holds (postings, largest frequency, smallest token count)
- * and those of the chunks themselves (one posting per chunk and key of its tf).
+ * Per lexeme, under `scope`: the counts term_stats holds (postings, low postings, largest frequency, smallest
+ * token count) and those of the chunks themselves (one posting per chunk and key of its tf).
  */
 function counts(url: string, scope: Scope) {
   return inScope(url, scope, async (client) => {
-    const kept = await client.query<{ lexeme: string; n: number; maxf: number; minntok: number }>(
-      `SELECT lexeme, sum(n)::float8 AS n, max(maxf) AS maxf, min(minntok)::float8 AS minntok
+    const kept = await client.query<{ lexeme: string; n: number; nlow: number; maxf: number; minntok: number }>(
+      `SELECT lexeme, sum(n)::float8 AS n, sum(nlow)::float8 AS nlow, max(maxf) AS maxf, min(minntok)::float8 AS minntok
        FROM ferret.term_stats GROUP BY lexeme HAVING sum(n) <> 0 ORDER BY lexeme COLLATE "C"`,
     );
-    const actual = await client.query<{ lexeme: string; n: number; maxf: number; minntok: number }>(
-      `SELECT t.key AS lexeme, count(*)::float8 AS n, max(t.value::float8) AS maxf, min(c.ntok)::float8 AS minntok
+    const actual = await client.query<{ lexeme: string; n: number; nlow: number; maxf: number; minntok: number }>(
+      `SELECT t.key AS lexeme, count(*)::float8 AS n, count(*) FILTER (WHERE t.value::float8 <= $1)::float8 AS nlow,
+         max(t.value::float8) AS maxf, min(c.ntok)::float8 AS minntok
        FROM ferret.chunks AS c CROSS JOIN LATERAL jsonb_each(c.tf) AS t GROUP BY t.key ORDER BY t.key COLLATE "C"`,
+      [HIGH_F],
     );
     const postings = await client.query<{ n: number }>("SELECT count(*)::float8 AS n FROM ferret.chunk_terms");
     return { kept: kept.rows, actual: actual.rows, postings: postings.rows[0]?.n ?? -1 };
@@ -117,9 +120,9 @@ async function expectCounts(url: string, scope: Scope): Promise<number> {
   const { kept, actual, postings } = await counts(url, scope);
   const label = JSON.stringify(scope);
   expect(
-    kept.map((r) => [r.lexeme, r.n]),
+    kept.map((r) => [r.lexeme, r.n, r.nlow]),
     label,
-  ).toEqual(actual.map((r) => [r.lexeme, r.n]));
+  ).toEqual(actual.map((r) => [r.lexeme, r.n, r.nlow]));
   expect(postings, label).toBe(actual.reduce((a, r) => a + r.n, 0));
   kept.forEach((r, i) => {
     const want = actual[i];
@@ -127,6 +130,12 @@ async function expectCounts(url: string, scope: Scope): Promise<number> {
     expect(r.minntok, `${label} ${r.lexeme}`).toBeLessThanOrEqual(want?.minntok ?? Number.NEGATIVE_INFINITY);
   });
   return postings;
+}
+
+/** Some term of the tenant has low and high postings both, so the low counts were checked, not only zeros. */
+async function expectMixedTerms(url: string): Promise<void> {
+  const { actual } = await counts(url, writeScope(ACME));
+  expect(actual.some((r) => r.nlow > 0 && r.nlow < r.n)).toBe(true);
 }
 
 describeOnServers(
@@ -158,6 +167,7 @@ describeOnServers(
           const without = await expectCounts(upgradedUrl, principalScope({ ...alice, roles: ["staff"] }));
           expect(withRole).toBeGreaterThan(without);
           expect(await expectCounts(upgradedUrl, writeScope(ACME))).toBe(withRole);
+          await expectMixedTerms(upgradedUrl);
         } finally {
           await upgraded.close();
           await fresh.close();
@@ -185,6 +195,7 @@ describeOnServers(
         }
         // The principals read different postings (alice none of hr's, olga only globex's).
         expect(seen.size).toBeGreaterThan(2);
+        await expectMixedTerms(url);
         // Each write folded the deltas its chunks' triggers appended: one row per term and group is left.
         const layout = await unfolded(url, writeScope(ACME));
         expect(layout?.rows).toBeGreaterThan(0);
