@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { seededRandom, zipfSampler } from "../../../test/fixtures/prng.js";
 import type { StoreV1 } from "../../spec/store.js";
 import { acmeOwner, type FixtureDoc, fixtureWrite } from "../../testing/fixtures.js";
 import { queryTerms } from "../../text/tokenize.js";
@@ -21,18 +22,6 @@ import { createPostgresStore } from "./index.js";
 import { APP_ROLE } from "./schema.js";
 import { describeOnServers } from "./test-servers.js";
 
-/** A small deterministic generator (mulberry32), so every run writes the same corpus. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Invented words, so no stemmer or stop list touches them. */
 const WORDS = Array.from(
   { length: 80 },
@@ -40,18 +29,10 @@ const WORDS = Array.from(
 );
 
 function corpus(): FixtureDoc[] {
-  const random = generator(20261129);
+  const random = seededRandom(20261129);
   // Zipf-like: word i is drawn with weight 1 / (i + 1), so the first words are in most chunks.
-  const weights = WORDS.map((_, i) => 1 / (i + 1));
-  const total = weights.reduce((a, b) => a + b, 0);
-  const draw = () => {
-    let x = random() * total;
-    for (const [i, w] of weights.entries()) {
-      x -= w;
-      if (x <= 0) return WORDS[i] as string;
-    }
-    return WORDS[WORDS.length - 1] as string;
-  };
+  const rank = zipfSampler({ size: WORDS.length, exponent: 1 });
+  const draw = () => WORDS[rank(random)] as string;
   const docs: FixtureDoc[] = [];
   for (let d = 0; d < 60; d++) {
     const paragraphs = Array.from({ length: 3 + (d % 4) }, () => {
@@ -77,7 +58,7 @@ const DOCS = corpus();
 
 /** Queries of two to five words, frequent with rare, some repeated. */
 function questions(): string[] {
-  const random = generator(7);
+  const random = seededRandom(7);
   const out = new Set<string>([WORDS[0] as string, `${WORDS[0]} ${WORDS[1]}`, `${WORDS[2]} ${WORDS[2]} ${WORDS[40]}`]);
   while (out.size < 60) {
     const n = 2 + Math.floor(random() * 4);

@@ -36,8 +36,9 @@
  * gathered. When the seed holds most postings, every posting is scored in one pass instead. At 100k chunks
  * (one keyword-only store, the stores bench's 110 queries, old and new functions taking turns in one
  * session) the parts, the skip and the floor took a search's server CPU from 14.1 to 11.3 ms on average, its
- * p95 from 38 to 29 ms and its p50 from 11.3 to 10.3 ms. A term that is not one lexeme (a phrase, or a word the configuration drops) makes the function return one row of nulls:
- * the caller ranks such a query by the tsvectors (search.ts).
+ * p95 from 38 to 29 ms and its p50 from 11.3 to 10.3 ms. A term that is not one lexeme (a phrase, or a word
+ * the configuration drops) makes the function return one row of nulls: the caller ranks such a query by the
+ * tsvectors (search.ts).
  */
 import type pg from "pg";
 import type { KeywordQuery, ScoredChunk } from "../../spec/store.js";

@@ -170,57 +170,6 @@ export function groupRows(): string {
 }
 
 /**
- * Schema step 8 -> 9: writers no longer fold term_stats in the chunks trigger (once per inserted document, which
- * rewrote the rows of each of its ~200 lexemes: a third of a one-writer ingest, and most of term_stats' size as
- * dead rows), but once per write (`compactStats`, after the batch, with bm25_stats). The trigger only appends
- * delta rows, marked `delta`; a partial index finds the lexemes they touch. Readers sum a term's rows per group,
- * so folded or not, the counts are the same.
- */
-export const TERM_STATS_DELTA_MIGRATION = `
-ALTER TABLE ferret.term_stats ADD COLUMN delta boolean NOT NULL DEFAULT false;
-CREATE INDEX term_stats_deltas ON ferret.term_stats (tenant, lexeme) WHERE delta;
-
-CREATE OR REPLACE FUNCTION ferret.chunk_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP <> 'INSERT' THEN
-    WITH gone AS (
-      DELETE FROM ferret.chunk_terms AS ct USING old_rows AS r CROSS JOIN LATERAL jsonb_object_keys(r.tf) AS l (lexeme)
-      WHERE ct.tenant = r.tenant AND ct.lexeme = l.lexeme AND ct.rowid = r.rowid
-      RETURNING ct.tenant, ct.lexeme, ct.grp)
-    INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, delta)
-    SELECT g.tenant, g.lexeme, g.grp, -count(*), true FROM gone AS g GROUP BY g.tenant, g.lexeme, g.grp;
-  END IF;
-  IF TG_OP <> 'DELETE' THEN
-    INSERT INTO ferret.term_groups (tenant, source, acl) SELECT DISTINCT r.tenant, r.source, r.acl FROM new_rows AS r
-      ON CONFLICT DO NOTHING;
-    WITH added AS (
-      INSERT INTO ferret.chunk_terms (tenant, lexeme, rowid, f, ntok, grp)
-      SELECT r.tenant, e.key, r.rowid, e.value::float8, r.ntok, g.id
-      FROM new_rows AS r JOIN ferret.term_groups AS g ON g.tenant = r.tenant AND g.source = r.source AND g.acl = r.acl
-      CROSS JOIN LATERAL jsonb_each(r.tf) AS e
-      RETURNING tenant, lexeme, grp, f, ntok)
-    INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok, delta)
-    SELECT a.tenant, a.lexeme, a.grp, count(*), max(a.f), min(a.ntok), true FROM added AS a
-    GROUP BY a.tenant, a.lexeme, a.grp;
-  END IF;
-  RETURN NULL;
-END
-$$;
-
--- Folds every row of each lexeme that has deltas into one row per group (dropping a group's row once its
--- postings are all gone). Rows a concurrent writer has not committed are not seen and stay for the next fold.
-CREATE FUNCTION ferret.compact_term_stats(t text) RETURNS void LANGUAGE sql AS $$
-  WITH touched AS (SELECT DISTINCT d.lexeme FROM ferret.term_stats AS d WHERE d.tenant = t AND d.delta),
-  gone AS (
-    DELETE FROM ferret.term_stats AS s USING touched AS x WHERE s.tenant = t AND s.lexeme = x.lexeme
-    RETURNING s.lexeme, s.grp, s.n, s.maxf, s.minntok)
-  INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok)
-  SELECT t, g.lexeme, g.grp, sum(g.n), max(g.maxf), min(g.minntok) FROM gone AS g
-  GROUP BY g.lexeme, g.grp HAVING sum(g.n) <> 0
-$$;
-`;
-
-/**
  * A posting's weighted frequency above which it is "high": more than one occurrence in the body text, or one
  * in a title or heading (bm25.ts's column weights). Most postings are one occurrence in the body, and their
  * weight is bounded well below the term's largest one, so a keyword search may leave a frequent term's low
@@ -233,17 +182,13 @@ export const HIGH_F = 1;
  * Schema step 9 -> 10: each term's low postings are counted (term_stats.nlow, kept by the trigger and the fold
  * as `n`), and a partial index holds the high postings, so a search reads a term's high postings alone.
  */
-export const LOW_POSTINGS_MIGRATION = `
-ALTER TABLE ferret.term_stats ADD COLUMN nlow bigint NOT NULL DEFAULT 0;
-DELETE FROM ferret.term_stats;
-INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok, nlow)
-  SELECT tenant, lexeme, grp, count(*), max(f), min(ntok), count(*) FILTER (WHERE f <= ${HIGH_F})
-  FROM ferret.chunk_terms GROUP BY tenant, lexeme, grp;
-DROP INDEX ferret.term_stats_by_term;
-CREATE INDEX term_stats_by_term ON ferret.term_stats (tenant, lexeme) INCLUDE (grp, n, maxf, minntok, nlow);
-CREATE INDEX chunk_terms_high ON ferret.chunk_terms (tenant, lexeme, rowid) INCLUDE (f, ntok, grp) WHERE f > ${HIGH_F};
-ANALYZE ferret.term_stats;
-
+/**
+ * The chunks trigger's function and the fold of term_stats, which append and fold delta rows (steps 9 and 10).
+ * With `low` (step 10 on), they also count each term's low postings (`nlow`).
+ */
+function termStatsFunctions(low: boolean): string {
+  const nlow = (f: string, sign = "") => (low ? `, ${sign}count(*) FILTER (WHERE ${f} <= ${HIGH_F})` : "");
+  return `
 CREATE OR REPLACE FUNCTION ferret.chunk_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP <> 'INSERT' THEN
@@ -251,8 +196,8 @@ BEGIN
       DELETE FROM ferret.chunk_terms AS ct USING old_rows AS r CROSS JOIN LATERAL jsonb_object_keys(r.tf) AS l (lexeme)
       WHERE ct.tenant = r.tenant AND ct.lexeme = l.lexeme AND ct.rowid = r.rowid
       RETURNING ct.tenant, ct.lexeme, ct.grp, ct.f)
-    INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, nlow, delta)
-    SELECT g.tenant, g.lexeme, g.grp, -count(*), -count(*) FILTER (WHERE g.f <= ${HIGH_F}), true FROM gone AS g
+    INSERT INTO ferret.term_stats (tenant, lexeme, grp, n${low ? ", nlow" : ""}, delta)
+    SELECT g.tenant, g.lexeme, g.grp, -count(*)${nlow("g.f", "-")}, true FROM gone AS g
     GROUP BY g.tenant, g.lexeme, g.grp;
   END IF;
   IF TG_OP <> 'DELETE' THEN
@@ -264,21 +209,49 @@ BEGIN
       FROM new_rows AS r JOIN ferret.term_groups AS g ON g.tenant = r.tenant AND g.source = r.source AND g.acl = r.acl
       CROSS JOIN LATERAL jsonb_each(r.tf) AS e
       RETURNING tenant, lexeme, grp, f, ntok)
-    INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok, nlow, delta)
-    SELECT a.tenant, a.lexeme, a.grp, count(*), max(a.f), min(a.ntok), count(*) FILTER (WHERE a.f <= ${HIGH_F}), true
-    FROM added AS a GROUP BY a.tenant, a.lexeme, a.grp;
+    INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok${low ? ", nlow" : ""}, delta)
+    SELECT a.tenant, a.lexeme, a.grp, count(*), max(a.f), min(a.ntok)${nlow("a.f")}, true FROM added AS a
+    GROUP BY a.tenant, a.lexeme, a.grp;
   END IF;
   RETURN NULL;
 END
 $$;
 
+-- Folds every row of each lexeme that has deltas into one row per group (dropping a group's row once its
+-- postings are all gone). Rows a concurrent writer has not committed are not seen and stay for the next fold.
 CREATE OR REPLACE FUNCTION ferret.compact_term_stats(t text) RETURNS void LANGUAGE sql AS $$
   WITH touched AS (SELECT DISTINCT d.lexeme FROM ferret.term_stats AS d WHERE d.tenant = t AND d.delta),
   gone AS (
     DELETE FROM ferret.term_stats AS s USING touched AS x WHERE s.tenant = t AND s.lexeme = x.lexeme
-    RETURNING s.lexeme, s.grp, s.n, s.maxf, s.minntok, s.nlow)
-  INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok, nlow)
-  SELECT t, g.lexeme, g.grp, sum(g.n), max(g.maxf), min(g.minntok), sum(g.nlow) FROM gone AS g
+    RETURNING s.lexeme, s.grp, s.n, s.maxf, s.minntok${low ? ", s.nlow" : ""})
+  INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok${low ? ", nlow" : ""})
+  SELECT t, g.lexeme, g.grp, sum(g.n), max(g.maxf), min(g.minntok)${low ? ", sum(g.nlow)" : ""} FROM gone AS g
   GROUP BY g.lexeme, g.grp HAVING sum(g.n) <> 0
 $$;
 `;
+}
+
+/**
+ * Schema step 8 -> 9: writers no longer fold term_stats in the chunks trigger (once per inserted document, which
+ * rewrote the rows of each of its ~200 lexemes: a third of a one-writer ingest, and most of term_stats' size as
+ * dead rows), but once per write (`compactStats`, after the batch, with bm25_stats). The trigger only appends
+ * delta rows, marked `delta`; a partial index finds the lexemes they touch. Readers sum a term's rows per group,
+ * so folded or not, the counts are the same.
+ */
+export const TERM_STATS_DELTA_MIGRATION = `
+ALTER TABLE ferret.term_stats ADD COLUMN delta boolean NOT NULL DEFAULT false;
+CREATE INDEX term_stats_deltas ON ferret.term_stats (tenant, lexeme) WHERE delta;
+${termStatsFunctions(false)}`;
+
+export const LOW_POSTINGS_MIGRATION = `
+ALTER TABLE ferret.term_stats ADD COLUMN nlow bigint NOT NULL DEFAULT 0;
+DELETE FROM ferret.term_stats;
+INSERT INTO ferret.term_stats (tenant, lexeme, grp, n, maxf, minntok, nlow)
+  SELECT tenant, lexeme, grp, count(*), max(f), min(ntok), count(*) FILTER (WHERE f <= ${HIGH_F})
+  FROM ferret.chunk_terms GROUP BY tenant, lexeme, grp;
+DROP INDEX ferret.term_stats_by_term;
+CREATE INDEX term_stats_by_term ON ferret.term_stats (tenant, lexeme) INCLUDE (grp, n, maxf, minntok, nlow);
+CREATE INDEX chunk_terms_high ON ferret.chunk_terms (tenant, lexeme, rowid) INCLUDE (f, ntok, grp) WHERE f > ${HIGH_F};
+ANALYZE ferret.term_stats;
+
+${termStatsFunctions(true)}`;
