@@ -179,10 +179,6 @@ export function groupRows(): string {
 export const HIGH_F = 1;
 
 /**
- * Schema step 9 -> 10: each term's low postings are counted (term_stats.nlow, kept by the trigger and the fold
- * as `n`), and a partial index holds the high postings, so a search reads a term's high postings alone.
- */
-/**
  * The chunks trigger's function and the fold of term_stats, which append and fold delta rows (steps 9 and 10).
  * With `low` (step 10 on), they also count each term's low postings (`nlow`).
  */
@@ -243,6 +239,10 @@ ALTER TABLE ferret.term_stats ADD COLUMN delta boolean NOT NULL DEFAULT false;
 CREATE INDEX term_stats_deltas ON ferret.term_stats (tenant, lexeme) WHERE delta;
 ${termStatsFunctions(false)}`;
 
+/**
+ * Schema step 9 -> 10: each term's low postings are counted (term_stats.nlow, kept by the trigger and the fold
+ * as `n`), and a partial index holds the high postings, so a search reads a term's high postings alone.
+ */
 export const LOW_POSTINGS_MIGRATION = `
 ALTER TABLE ferret.term_stats ADD COLUMN nlow bigint NOT NULL DEFAULT 0;
 DELETE FROM ferret.term_stats;
